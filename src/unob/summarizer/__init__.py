@@ -1,0 +1,6 @@
+"""The summarize phase: derive text, metadata and links from crawled files.
+
+Pure content derivation lives in :mod:`unob.summarizer.extract` (entry point
+:func:`~unob.summarizer.extract.derive_html`) and the value types in
+:mod:`unob.summarizer.document`; the database pipeline calls them.
+"""
