@@ -48,7 +48,11 @@ _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 # ':' and '@' (pchar, §3.3), '/' and '?' (§3.4).  Everything else is encoded.
 _SAFE_RAW = _UNRESERVED | frozenset("!$&'()*+,;=:@/?")
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
-_NEEDS_WORK = re.compile(r"[^A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%(?![0-9A-F]{2})|%(2[DdEe]|[3-7][0-9A-Fa-f]|5[Ff]|7[Ee])")
+# Fast-path test: a component without these is already canonical.  It may
+# flag a few canonical ones too (any %3X..%7X); the slow path is then a no-op.
+_NEEDS_WORK = re.compile(
+    r"[^A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%(?![0-9A-F]{2})|%(2[DdEe]|[3-7][0-9A-Fa-f])"
+)
 _HOST_OK = re.compile(r"^[a-z0-9.\-_]*$")
 
 
