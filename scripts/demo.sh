@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install unob into ./.venv and run the main job end to end on a demo site
+# that unob serves itself on 127.0.0.1: crawl -> summarize -> export -> search.
+# Everything lands in ./demo-output (SQLite databases and the exports).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -U pip
+.venv/bin/python -m pip install -q --disable-pip-version-check -e .
+exec .venv/bin/unob demo --output demo-output "$@"

@@ -1,0 +1,196 @@
+"""The ``unob`` command line: a thin layer over the library.
+
+Each command parses its options, builds settings, calls ONE library function
+and renders the result.  Errors a user can cause arrive as
+:class:`unob.errors.UnobError` and leave as one line on stderr with a
+non-zero exit status (2 for bad usage, 1 otherwise); nothing here prints a
+traceback unless ``UNOB_DEBUG=1`` is set.
+
+Library modules are imported inside the commands so that ``unob --help``
+stays fast and a problem in one phase cannot break the others' commands.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import click
+import typer
+
+from unob import __version__
+from unob.errors import UnobError, UsageError
+
+app = typer.Typer(
+    name="unob",
+    help="A polite, resumable two-phase web crawler and summarizer on SQLite.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+CRAWL_DB = Path("crawl.db")
+SUMMARY_DB = Path("summary.db")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"unob {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """A polite, resumable two-phase web crawler and summarizer on SQLite."""
+
+
+def _help(name: str) -> str:
+    """Help text of a crawl setting, declared once in :mod:`unob.settings`."""
+    from unob.settings import settings_help
+
+    return settings_help(name)
+
+
+@app.command()
+def crawl(
+    seeds: Annotated[
+        list[str] | None, typer.Argument(metavar="[SEED_URL]...", help="URLs to start from.")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="TOML file with crawl settings.")
+    ] = None,
+    db: Annotated[Path, typer.Option("--db", help="Crawl database to write.")] = CRAWL_DB,
+    max_requests: Annotated[
+        int | None, typer.Option("--max-requests", help=_help("max_requests"))
+    ] = None,
+    max_depth: Annotated[int | None, typer.Option("--max-depth", help=_help("max_depth"))] = None,
+    delay_ms: Annotated[int | None, typer.Option("--delay-ms", help=_help("delay_ms"))] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", help=_help("concurrency"))
+    ] = None,
+    per_origin_concurrency: Annotated[
+        int | None,
+        typer.Option("--per-origin-concurrency", help=_help("per_origin_concurrency")),
+    ] = None,
+    user_agent: Annotated[
+        str | None, typer.Option("--user-agent", help=_help("user_agent"))
+    ] = None,
+    images: Annotated[
+        bool | None, typer.Option("--images/--no-images", help=_help("images"))
+    ] = None,
+    recrawl_interval: Annotated[
+        str | None,
+        typer.Option(
+            "--recrawl-interval", help="e.g. '4 weeks', '12h'. " + _help("recrawl_interval_s")
+        ),
+    ] = None,
+    force_recrawl: Annotated[
+        bool | None, typer.Option("--force-recrawl", help=_help("force_recrawl"))
+    ] = None,
+    resolve: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--resolve",
+            metavar="HOST:ADDR",
+            help="Testing aid, like curl's: connect to ADDR for HOST (HOST may be '*').",
+        ),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+) -> None:
+    """Crawl websites politely into a crawl database (resumable)."""
+    from unob.crawler import render_report, run_crawl
+    from unob.settings import load_crawl_settings, parse_duration
+
+    overrides: dict[str, object] = {
+        "max_requests": max_requests,
+        "max_depth": max_depth,
+        "delay_ms": delay_ms,
+        "concurrency": concurrency,
+        "per_origin_concurrency": per_origin_concurrency,
+        "user_agent": user_agent,
+        "images": images,
+        "force_recrawl": force_recrawl,
+    }
+    if seeds:
+        overrides["seeds"] = tuple(seeds)
+    if recrawl_interval is not None:
+        overrides["recrawl_interval_s"] = parse_duration(recrawl_interval)
+    settings = load_crawl_settings(config, {k: v for k, v in overrides.items() if v is not None})
+    report = run_crawl(settings, db, progress=not quiet, resolve=tuple(resolve or ()))
+    render_report(report)
+
+
+@app.command()
+def status(
+    db: Annotated[Path, typer.Option("--db", help="Crawl database to read.")] = CRAWL_DB,
+) -> None:
+    """Print a crawl database's state: agents, entries by exit code, frontier."""
+    from unob.crawler import crawl_status, render_status
+
+    render_status(crawl_status(db))
+
+
+@app.command()
+def summarize(
+    crawl_db: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--crawl-db", help="Crawl database(s) to read (repeatable). [default: crawl.db]"
+        ),
+    ] = None,
+    summary_db: Annotated[
+        Path, typer.Option("--summary-db", help="Summary database to write.")
+    ] = SUMMARY_DB,
+    batch_size: Annotated[
+        int, typer.Option("--batch-size", min=1, help="Files per batch (one transaction each).")
+    ] = 500,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+) -> None:
+    """Summarize crawl database(s) into the summary database, in batches."""
+    from unob.summarizer import render_report, summarize as run_summarize
+
+    report = run_summarize(
+        crawl_db or [CRAWL_DB], summary_db, batch_size=batch_size, progress=not quiet
+    )
+    render_report(report)
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    typer.echo(f"unob: error: {message}", err=True)
+    raise SystemExit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: run the app, turning errors into one stderr line."""
+    debug = os.environ.get("UNOB_DEBUG") == "1"
+    try:
+        result = app(args=argv, prog_name="unob", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        raise SystemExit(exc.exit_code) from None
+    except click.exceptions.Abort:
+        _fail("aborted", 130)
+    except click.ClickException as exc:  # bad flags and values
+        _fail(exc.format_message(), exc.exit_code)
+    except UnobError as exc:
+        if debug:
+            raise
+        _fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        _fail("interrupted", 130)
+    except Exception as exc:
+        if debug:
+            raise
+        _fail(f"internal error: {type(exc).__name__}: {exc} (set UNOB_DEBUG=1 for a traceback)")
+    raise SystemExit(result if isinstance(result, int) else 0)
+
+
+__all__ = ["UsageError", "app", "main"]
