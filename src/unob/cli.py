@@ -13,7 +13,6 @@ stays fast and a problem in one phase cannot break the others' commands.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -156,7 +155,8 @@ def summarize(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
 ) -> None:
     """Summarize crawl database(s) into the summary database, in batches."""
-    from unob.summarizer import render_report, summarize as run_summarize
+    from unob.summarizer import render_report
+    from unob.summarizer import summarize as run_summarize
 
     report = run_summarize(
         crawl_db or [CRAWL_DB], summary_db, batch_size=batch_size, progress=not quiet
