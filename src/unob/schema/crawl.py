@@ -17,6 +17,7 @@ from sqlalchemy import (
     LargeBinary,
     Table,
     Text,
+    text,
 )
 
 from unob.schema.base import add_base_tables, new_metadata
@@ -315,5 +316,15 @@ crawl_candidate = Table(
     ),
     Index("ix_crawl_candidate_due", "next_due_unix_utc", "depth"),
     Index("ix_crawl_candidate_origin_due", "origin_id", "next_due_unix_utc"),
+    # The exploration frontier: never-attempted, in-scope candidates of an origin in
+    # breadth-first order.  Partial, so it shrinks as the crawl proceeds and pulling the
+    # next batch never scans past URLs that are already done.
+    Index(
+        "ix_crawl_candidate_unexplored",
+        "origin_id",
+        "depth",
+        "url_id",
+        sqlite_where=text("last_crawl_unix_utc IS NULL AND next_due_unix_utc IS NOT NULL"),
+    ),
     comment="The frontier: every known URL and its crawl state. A killed crawl resumes from here.",
 )

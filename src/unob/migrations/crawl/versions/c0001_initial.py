@@ -138,6 +138,12 @@ def upgrade() -> None:
         batch_op.create_index(
             "ix_crawl_candidate_origin_due", ["origin_id", "next_due_unix_utc"], unique=False
         )
+        batch_op.create_index(
+            "ix_crawl_candidate_unexplored",
+            ["origin_id", "depth", "url_id"],
+            unique=False,
+            sqlite_where=sa.text("last_crawl_unix_utc IS NULL AND next_due_unix_utc IS NOT NULL"),
+        )
 
     op.create_table(
         "crawl_log_entry",
@@ -307,6 +313,7 @@ def downgrade() -> None:
 
     op.drop_table("crawl_log_entry")
     with op.batch_alter_table("crawl_candidate", schema=None) as batch_op:
+        batch_op.drop_index("ix_crawl_candidate_unexplored")
         batch_op.drop_index("ix_crawl_candidate_origin_due")
         batch_op.drop_index("ix_crawl_candidate_due")
 
