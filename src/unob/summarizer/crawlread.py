@@ -1,0 +1,205 @@
+"""Reading a crawl database in batches of crawl log entries (read-only).
+
+One batch is the next ``limit`` ``crawl_log_entry`` rows after a given id, with
+their final request, file (and body), and redirect, fetched in four queries
+inside one read transaction, so a crawler writing the same file at the same
+time cannot show the summarizer half of an entry.  Bodies of image crawls are
+not read (the exporter takes them from the crawl DB itself).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from unob.codes import CrawlType
+from unob.db import open_database
+
+__all__ = ["CrawlEntry", "CrawlFile", "CrawlReader", "CrawlRedirect", "CrawlRequest"]
+
+# Crawl types whose entries describe pages (entity generations); robots.txt
+# fetches and image crawls do not.
+PAGE_CRAWL_TYPES = (int(CrawlType.FILE_CRAWL), int(CrawlType.METADATA_CRAWL))
+
+
+@dataclass(slots=True)
+class CrawlRequest:
+    """The final network request of an entry (the last ``request_info`` row)."""
+
+    sent_unix_utc: int
+    duration_ms: int | None
+    robotstxt_approved: bool
+    http_status: int | None
+    http_etag: str | None
+    server_last_modified_unix_utc: int | None
+    content_type: str | None
+    #: Requests the entry made (a fluke retry makes 2).
+    count: int
+
+
+@dataclass(slots=True)
+class CrawlFile:
+    """The entry's ``file_info`` row, with its stored body (still compressed)."""
+
+    mime_type: str | None
+    charset: str | None
+    size: int | None
+    last_modified_unix_utc: int | None
+    canonical_url: str | None
+    sha256: str | None
+    compression: str | None
+    data: bytes | None
+    depth: int | None
+    robots_noindex: bool
+    robots_nofollow: bool
+
+
+@dataclass(slots=True)
+class CrawlRedirect:
+    """The entry's ``redirect`` row."""
+
+    to_url: str
+    to_fragment: str | None
+    http_status: int | None
+    is_permanent: bool
+    by_security_policy: bool
+    information_source: int
+
+
+@dataclass(slots=True)
+class CrawlEntry:
+    """One ``crawl_log_entry`` with what belongs to it."""
+
+    entry_id: int
+    uuid: str
+    agent_uuid: str
+    url: str
+    crawl_type: int
+    scheduling_reason: int
+    started_unix_utc: int
+    exit_code: int
+    message: str | None
+    request: CrawlRequest | None = None
+    file: CrawlFile | None = None
+    redirect: CrawlRedirect | None = None
+
+    @property
+    def is_page_crawl(self) -> bool:
+        return self.crawl_type in PAGE_CRAWL_TYPES
+
+    @property
+    def time(self) -> int:
+        """When the crawl happened: the final request's send time, else the entry's start."""
+        return self.request.sent_unix_utc if self.request is not None else self.started_unix_utc
+
+
+_ENTRIES = """
+SELECT e.crawl_log_entry_id, e.crawl_log_entry_uuid, a.agent_uuid, u.str_url, e.crawl_type,
+       e.scheduling_reason, e.started_unix_utc, e.exit_code, e.message
+FROM crawl_log_entry AS e
+JOIN agent AS a ON a.agent_id = e.agent_id
+JOIN url AS u ON u.url_id = e.url_id
+WHERE e.crawl_log_entry_id > ?
+ORDER BY e.crawl_log_entry_id
+LIMIT ?
+"""
+
+_REQUESTS = """
+SELECT crawl_log_entry_id, sent_unix_utc, duration_ms, robotstxt_approved, http_status,
+       http_etag, server_last_modified_unix_utc, content_type
+FROM request_info
+WHERE crawl_log_entry_id BETWEEN ? AND ?
+ORDER BY request_info_id
+"""
+
+# CASE: image bodies are never loaded (SQLite reads a column only when used).
+_FILES = f"""
+SELECT f.crawl_log_entry_id, f.mime_type, f.charset, f.size, f.last_modified_unix_utc,
+       cu.str_url, fc.sha256, fc.compression,
+       CASE WHEN e.crawl_type IN {PAGE_CRAWL_TYPES} THEN fc.data END,
+       f.depth, f.robots_noindex, f.robots_nofollow
+FROM file_info AS f
+JOIN crawl_log_entry AS e ON e.crawl_log_entry_id = f.crawl_log_entry_id
+LEFT JOIN url AS cu ON cu.url_id = f.canonical_url_id
+LEFT JOIN file_content AS fc ON fc.file_content_id = f.file_content_id
+WHERE f.crawl_log_entry_id BETWEEN ? AND ?
+ORDER BY f.file_info_id
+"""
+
+_REDIRECTS = """
+SELECT r.crawl_log_entry_id, tu.str_url, r.to_url_fragment, r.http_status, r.is_permanent,
+       r.by_security_policy, r.information_source
+FROM redirect AS r
+JOIN url AS tu ON tu.url_id = r.to_url_id
+WHERE r.crawl_log_entry_id BETWEEN ? AND ?
+ORDER BY r.redirect_id
+"""
+
+
+class CrawlReader:
+    """A crawl database opened read-only (kind and schema revision checked)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._engine: Engine = open_database(path, "crawl", readonly=True)
+        raw = self._engine.raw_connection()
+        self._raw = raw
+        conn = raw.driver_connection
+        assert isinstance(conn, sqlite3.Connection)
+        # Autocommit mode: transactions are begun explicitly (one per batch).
+        conn.isolation_level = None
+        self._conn = conn
+        row = conn.execute("SELECT value FROM database_info WHERE key='database_uuid'").fetchone()
+        self.database_uuid = str(row[0])
+
+    def close(self) -> None:
+        self._raw.close()
+        self._engine.dispose()
+
+    def __enter__(self) -> CrawlReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def count_after(self, entry_id: int) -> int:
+        """How many entries follow ``entry_id`` (for progress)."""
+        row = self._conn.execute(
+            "SELECT count(*) FROM crawl_log_entry WHERE crawl_log_entry_id > ?", (entry_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def read_batch(self, after_id: int, limit: int) -> list[CrawlEntry]:
+        """The next ``limit`` entries after ``after_id``, whole, in id order."""
+        conn = self._conn
+        conn.execute("BEGIN")
+        try:
+            entries = [
+                CrawlEntry(*row) for row in conn.execute(_ENTRIES, (after_id, limit)).fetchall()
+            ]
+            if not entries:
+                return entries
+            by_id = {e.entry_id: e for e in entries}
+            span = (entries[0].entry_id, entries[-1].entry_id)
+            for row in conn.execute(_REQUESTS, span):
+                entry = by_id.get(row[0])
+                if entry is None:
+                    continue
+                count = entry.request.count + 1 if entry.request is not None else 1
+                entry.request = CrawlRequest(*row[1:3], bool(row[3]), *row[4:8], count)
+            for row in conn.execute(_FILES, span):
+                entry = by_id.get(row[0])
+                if entry is not None and entry.file is None:
+                    entry.file = CrawlFile(*row[1:10], bool(row[10]), bool(row[11]))
+            for row in conn.execute(_REDIRECTS, span):
+                entry = by_id.get(row[0])
+                if entry is not None and entry.redirect is None:
+                    entry.redirect = CrawlRedirect(
+                        row[1], row[2], row[3], bool(row[4]), bool(row[5]), row[6]
+                    )
+            return entries
+        finally:
+            conn.execute("COMMIT")

@@ -1,0 +1,93 @@
+"""Indexiness: is a page an index (navigation) page or a leaf (content) page?
+
+unobtanium's metrics (reference §5.4, DESIGN.md §5), counted over the
+*relevant* links of a page: HTML ``a`` elements with text, not in
+nav/aside, not in header/footer (unless inside main/article), and inside
+``main``/``article`` when the page has such an element, else inside the
+part the extractor chose as main content.  Each relevant link counts once;
+"in a heading" (the link is in a heading or contains one) beats "in a list".
+
+::
+
+    indexiness = 2 * inlinks_in_headings + inlinks_in_lists
+               - 2 * selflinks_in_headings - selflinks_in_lists
+               - outlinks - 5 * has_publishing_date
+
+Heading links weigh double: a list of headed teasers is the clearest index
+signal, and anchored headings the clearest sign of a long leaf page.  The
+publishing date weighs like five outlinks, so a short dated note stays a
+leaf while an index with a date and a dozen headed entries stays an index.
+unobtanium's own formula was not published; this one is sign-consistent with
+its description (docs/summarizer-extraction.md has worked examples).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from unob.summarizer.document import IN_ARTICLE, IN_MAIN, Link
+
+HEADING_WEIGHT = 2
+DATE_WEIGHT = 5
+
+
+@dataclass(frozen=True, slots=True)
+class IndexinessMetrics:
+    """The six inputs of the indexiness formula."""
+
+    inlinks_in_headings: int = 0
+    inlinks_in_lists: int = 0
+    selflinks_in_headings: int = 0
+    selflinks_in_lists: int = 0
+    outlinks: int = 0
+    has_publishing_date: bool = False
+
+    @property
+    def score(self) -> int:
+        return (
+            HEADING_WEIGHT * self.inlinks_in_headings
+            + self.inlinks_in_lists
+            - HEADING_WEIGHT * self.selflinks_in_headings
+            - self.selflinks_in_lists
+            - self.outlinks
+            - (DATE_WEIGHT if self.has_publishing_date else 0)
+        )
+
+
+def metrics(links: Iterable[Link], has_publishing_date: bool) -> IndexinessMetrics:
+    """Count the relevant links of a page (see module docstring)."""
+    links = list(links)
+    has_landmark = any(link.location & (IN_MAIN | IN_ARTICLE) for link in links)
+    in_headings = [0, 0]  # [inlinks, selflinks]
+    in_lists = [0, 0]
+    outlinks = 0
+    for link in links:
+        if not link.is_relevant_navigation:
+            continue
+        if has_landmark:
+            if not link.location & (IN_MAIN | IN_ARTICLE):
+                continue
+        elif not link.in_main_content:
+            continue
+        if link.locality == "out":
+            outlinks += 1
+            continue
+        slot = 0 if link.locality == "in" else 1
+        if link.in_heading or link.contains_heading:
+            in_headings[slot] += 1
+        elif link.in_list:
+            in_lists[slot] += 1
+    return IndexinessMetrics(
+        inlinks_in_headings=in_headings[0],
+        inlinks_in_lists=in_lists[0],
+        selflinks_in_headings=in_headings[1],
+        selflinks_in_lists=in_lists[1],
+        outlinks=outlinks,
+        has_publishing_date=has_publishing_date,
+    )
+
+
+def indexiness(links: Iterable[Link], has_publishing_date: bool) -> int:
+    """Positive for index/navigation pages, negative for leaf pages."""
+    return metrics(links, has_publishing_date).score

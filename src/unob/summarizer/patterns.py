@@ -1,0 +1,276 @@
+"""Extraction knowledge kept as data: tag sets and class/id patterns.
+
+The walker in :mod:`unob.summarizer.extract` and the main-content chooser in
+:mod:`unob.summarizer.textpile` read these tables; tuning the extractor
+means editing this file and re-running ``bench/extraction.py``.  The
+class/id vocabularies follow what readability.js, trafilatura and jusText
+learnt from the web (words, not code, are borrowed).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Subtrees whose text is never visible or never content.
+SKIP_TAGS = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "math",
+        "canvas",
+        "iframe",
+        "frame",
+        "frameset",
+        "object",
+        "embed",
+        "video",
+        "audio",
+        "select",
+        "option",
+        "optgroup",
+        "datalist",
+        "textarea",
+        "button",
+        "input",
+        "head",
+        "title",
+        "meta",
+        "link",
+        "base",
+        "dialog",
+    }
+)
+
+#: Elements that do not break a line of text.  Everything else (including
+#: unknown custom elements) is treated as a block, so that the text of two
+#: sibling blocks never runs together into one word.
+INLINE_TAGS = frozenset(
+    {
+        "a",
+        "abbr",
+        "acronym",
+        "b",
+        "bdi",
+        "bdo",
+        "big",
+        "cite",
+        "code",
+        "data",
+        "del",
+        "dfn",
+        "em",
+        "font",
+        "i",
+        "img",
+        "ins",
+        "kbd",
+        "label",
+        "mark",
+        "nobr",
+        "picture",
+        "q",
+        "rp",
+        "rt",
+        "ruby",
+        "s",
+        "samp",
+        "small",
+        "source",
+        "span",
+        "strike",
+        "strong",
+        "sub",
+        "sup",
+        "time",
+        "tt",
+        "u",
+        "var",
+        "wbr",
+        "meter",
+        "output",
+        "progress",
+        "area",
+        "map",
+    }
+)
+
+HEADING_LEVEL = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+
+#: Blocks that hold running text: their text scores for main content.
+PARAGRAPH_TAGS = frozenset({"p", "pre", "blockquote", "td", "dd", "li", "div", "section"})
+
+#: Readability's base score by container tag: article-like containers up,
+#: list/heading/form containers down.
+TAG_BASE_SCORE = {
+    "article": 8.0,
+    "main": 5.0,
+    "div": 5.0,
+    "section": 3.0,
+    "pre": 3.0,
+    "td": 3.0,
+    "blockquote": 3.0,
+    "address": -3.0,
+    "ol": -3.0,
+    "ul": -3.0,
+    "dl": -3.0,
+    "dd": -3.0,
+    "dt": -3.0,
+    "li": -3.0,
+    "form": -3.0,
+    "th": -5.0,
+}
+
+# Location bits (a bitmask inherited down the tree), shared with Link.location.
+from unob.summarizer.document import (  # noqa: E402
+    IN_ADDRESS,
+    IN_ARTICLE,
+    IN_ASIDE,
+    IN_CODE,
+    IN_FIGURE,
+    IN_FOOTER,
+    IN_FORM,
+    IN_HEADER,
+    IN_HEADING,
+    IN_LIST,
+    IN_MAIN,
+    IN_NAV,
+    IN_PARAGRAPH,
+    IN_PRE,
+    IN_QUOTE,
+    IN_SECTION,
+    IN_TABLE,
+)
+
+#: Tag -> location bit it sets for its whole subtree.
+TAG_LOCATION = {
+    "header": IN_HEADER,
+    "footer": IN_FOOTER,
+    "aside": IN_ASIDE,
+    "nav": IN_NAV,
+    "form": IN_FORM,
+    "main": IN_MAIN,
+    "article": IN_ARTICLE,
+    "section": IN_SECTION,
+    "table": IN_TABLE,
+    "figure": IN_FIGURE,
+    "address": IN_ADDRESS,
+    "code": IN_CODE,
+    "kbd": IN_CODE,
+    "samp": IN_CODE,
+    "tt": IN_CODE,
+    "pre": IN_CODE | IN_PRE,
+    "h1": IN_HEADING,
+    "h2": IN_HEADING,
+    "h3": IN_HEADING,
+    "h4": IN_HEADING,
+    "h5": IN_HEADING,
+    "h6": IN_HEADING,
+    "ul": IN_LIST,
+    "ol": IN_LIST,
+    "dl": IN_LIST,
+    "menu": IN_LIST,
+    "p": IN_PARAGRAPH,
+    "blockquote": IN_QUOTE,
+    "q": IN_QUOTE,
+}
+
+#: ARIA landmark roles (WAI-ARIA 1.2 §5.3.4) -> the location bit of the
+#: element they stand for.
+ROLE_LOCATION = {
+    "banner": IN_HEADER,
+    "contentinfo": IN_FOOTER,
+    "complementary": IN_ASIDE,
+    "navigation": IN_NAV,
+    "search": IN_FORM,
+    "form": IN_FORM,
+    "main": IN_MAIN,
+    "article": IN_ARTICLE,
+    "heading": IN_HEADING,
+    "list": IN_LIST,
+    "menu": IN_NAV,
+    "menubar": IN_NAV,
+    "tablist": IN_NAV,
+}
+
+#: Landmarks that are boilerplate when found outside the chosen main content.
+BOILERPLATE_LOCATIONS = IN_HEADER | IN_FOOTER | IN_ASIDE | IN_NAV
+
+# Class/id vocabularies, matched as substrings of the lowercased
+# "class id" string (so camelCase "articleBody" matches "body"), as
+# readability does.  Short words that would match inside others ("ad") are
+# written with their separators.
+
+#: The element is boilerplate: its subtree is neither scored nor kept as
+#: main content, unless it also matches MAYBE_CONTENT.
+UNLIKELY = re.compile(
+    r"-ad-|^ad-|-ad$|^ads?$|ad-slot|adslot|ad-container|advert|ai2html|banner|breadcrumb"
+    r"|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu"
+    r"|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplement"
+    r"|agegate|pagination|(?<![a-z])pager(?![a-z])|popup|share|sharing|newsletter|cookie|consent|outbrain"
+    r"|taboola|recommend|signup|sign-up|subscribe|modal|overlay|toolbar|byline|author-?bio"
+    r"|more-stories|trending|popular|nav"
+)
+
+#: Words that rescue an UNLIKELY element: it may hold the content.
+MAYBE_CONTENT = re.compile(r"article|body|column|content|main|shadow|story|entry|post-?text")
+
+#: +25 to a container's score.
+POSITIVE = re.compile(
+    r"article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose"
+    r"|markdown|rich-?text"
+)
+
+#: -25 to a container's score, and grounds for dropping a subtree from the
+#: main content when it is also link-heavy or short (see textpile).
+NEGATIVE = re.compile(
+    r"-ad-|^ad-|-ad$|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot"
+    r"|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox"
+    r"|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|caption|credit|newsletter"
+    r"|subscribe|social|byline|author|timestamp|dateline|published|breadcrumb"
+)
+
+#: Class names (whole tokens) of elements that are never shown on screen.
+HIDDEN_CLASSES = frozenset(
+    {
+        "hidden",
+        "d-none",
+        "is-hidden",
+        "u-hidden",
+        "sr-only",
+        "visually-hidden",
+        "visuallyhidden",
+        "screen-reader-text",
+        "screen-reader-only",
+        "element-invisible",
+        "offscreen",
+    }
+)
+
+#: ``style`` attributes that hide an element.
+HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+#: Trailing permalink marks that documentation generators put in headings.
+HEADING_PERMALINK_CHARS = "¶#§🔗⚓\u00b6 \t\n"
+
+#: ``<link rel=...>`` values that name a document worth a link_summary row.
+LINK_RELS = frozenset(
+    {
+        "next",
+        "prev",
+        "previous",
+        "alternate",
+        "canonical",
+        "author",
+        "license",
+        "help",
+        "index",
+        "up",
+        "first",
+        "last",
+        "contents",
+        "search",
+    }
+)
