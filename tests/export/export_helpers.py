@@ -1,0 +1,110 @@
+"""Helpers for the export tests: page records and bodies built in memory."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Collection, Iterator, Sequence
+
+from PIL import Image, ImageDraw
+
+from unob.export.bodies import Body, StoredImage
+from unob.export.records import HeadingRef, ImageRef, LinkRef, PageRecord, TextFields
+
+
+class MemoryBodies:
+    """A :class:`~unob.export.bodies.BodySource` over dicts."""
+
+    def __init__(
+        self,
+        html: dict[str, bytes] | None = None,
+        images: dict[str, tuple[bytes, str]] | None = None,
+    ) -> None:
+        self.html = html or {}
+        self.image_files = images or {}
+        self.html_queries = 0
+
+    def html_bodies(self, sha256s: Collection[str]) -> Iterator[Body]:
+        self.html_queries += 1
+        for sha in sorted(set(sha256s)):
+            if sha in self.html:
+                yield Body(sha, self.html[sha])
+
+    def images(self, urls: Sequence[str]) -> Iterator[StoredImage]:
+        for url in urls:
+            if url in self.image_files:
+                data, mime = self.image_files[url]
+                yield StoredImage(url, data, mime)
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def picture(
+    width: int, height: int, *, seed: int = 0, fmt: str = "PNG", quality: int = 90
+) -> bytes:
+    """A picture with structure (so pHash is meaningful), deterministic per seed."""
+    image = Image.new("RGB", (width, height), (240, 240, 240))
+    draw = ImageDraw.Draw(image)
+    for i in range(8):
+        x = (seed * 37 + i * 53) % max(width, 1)
+        y = (seed * 91 + i * 29) % max(height, 1)
+        colour = ((seed * 50 + i * 30) % 256, (i * 70) % 256, (seed * 20 + 90) % 256)
+        draw.rectangle([x, y, x + width // 3, y + height // 4], fill=colour)
+    draw.ellipse([width // 4, height // 4, width // 2, height // 2], fill=(10, 10, 10))
+    buffer = io.BytesIO()
+    options = {"quality": quality} if fmt == "JPEG" else {}
+    image.save(buffer, fmt, **options)
+    return buffer.getvalue()
+
+
+def make_page(
+    key: int = 1, url: str = "https://example.org/docs/page", **changes: object
+) -> PageRecord:
+    """A typical article page; keyword arguments replace fields."""
+    base = PageRecord(
+        key=key,
+        url=url,
+        crawl_unix=1_780_000_000,
+        original_url="http://example.org/old",
+        title="A page about tide pools",
+        description="Anemones, limpets and hermit crabs.",
+        language="en",
+        keywords=("tide pools", "anemones", "ocean"),
+        author="Mara Quill",
+        image="https://example.org/images/anemone.png",
+        category="Nature",
+        published_unix=1_773_477_000,
+        modified_unix=1_773_996_000,
+        http_status=200,
+        response_time_ms=12,
+        size_bytes=2048,
+        mime_type="text/html",
+        headings=(
+            HeadingRef(1, "Tide pools", "top"),
+            HeadingRef(2, "Who lives there", "who"),
+            HeadingRef(3, "Anemones", ""),
+            HeadingRef(2, "Visiting", "visiting"),
+        ),
+        images=(
+            ImageRef("https://example.org/images/anemone.png", "An anemone"),
+            ImageRef("https://example.org/images/crab.png", ""),
+        ),
+        links=(
+            LinkRef("https://example.org/", "Home", "a", "in"),
+            LinkRef("https://other.example/", "Elsewhere", "a", "out"),
+            LinkRef("mailto:someone@example.org", "Mail", "a", "out"),
+            LinkRef("https://example.org/next", "", "link", "in"),
+        ),
+        text=TextFields(
+            text="Tide pools\nTwice a day the sea withdraws.\nWho lives there\n"
+            "Anemones, limpets and crabs.\nAnemones\nThey close up.\nVisiting\nPut stones back.",
+            secondary_text="Home Elsewhere",
+            big_headlines="Tide pools\nWho lives there\nAnemones\nVisiting",
+        ),
+        raw_html_sha256="",
+    )
+    fields = {name: getattr(base, name) for name in base.__dataclass_fields__}
+    fields.update(changes)
+    return PageRecord(**fields)  # type: ignore[arg-type]

@@ -1,0 +1,130 @@
+"""Dataset tables: schemas, row builders, and round trips through real readers."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from export_helpers import make_page
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from unob.export.dataset import IMAGES_SCHEMA, PAGES_SCHEMA, page_row
+from unob.export.records import HeadingRef, PageRecord, TextFields
+from unob.export.tables import TABLE_FORMATS, open_table
+
+
+def read_back(path: Path) -> list[dict[str, object]]:
+    """Read a table file with the consumer its format is meant for."""
+    if path.suffix == ".parquet":
+        rows: list[dict[str, object]] = pq.read_table(path).to_pylist()
+        return rows
+    if path.suffix == ".csv":
+        with open(path, encoding="utf-8", newline="") as handle:
+            loaded = list(csv.DictReader(handle))
+        for row in loaded:
+            if "word_count" in row:
+                row["word_count"] = int(row["word_count"])
+        return loaded  # type: ignore[return-value]
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def test_schemas_are_the_seeds() -> None:
+    assert PAGES_SCHEMA.names == [
+        "url",
+        "title",
+        "headings",
+        "content",
+        "meta_description",
+        "crawl_date",
+        "word_count",
+    ]
+    assert [f.type for f in PAGES_SCHEMA] == [pa.string()] * 6 + [pa.int64()]
+    assert IMAGES_SCHEMA.names == ["image_path", "source_page", "alt_text", "image_url"]
+    assert all(f.type == pa.string() for f in IMAGES_SCHEMA)
+
+
+def test_page_row(page: PageRecord) -> None:
+    row = page_row(page)
+    assert row["url"] == "https://example.org/docs/page"
+    assert row["title"] == "A page about tide pools"
+    assert json.loads(row["headings"]) == [
+        {"level": 1, "text": "Tide pools"},
+        {"level": 2, "text": "Who lives there"},
+        {"level": 3, "text": "Anemones"},
+        {"level": 2, "text": "Visiting"},
+    ]
+    assert row["content"].splitlines()[1] == "Twice a day the sea withdraws."
+    assert row["meta_description"] == "Anemones, limpets and hermit crabs."
+    assert row["crawl_date"] == "2026-05-28T20:26:40Z"
+    assert row["word_count"] == len(row["content"].split()) == 23
+
+
+def test_title_falls_back_to_the_first_h1_and_content_to_secondary_text() -> None:
+    page = make_page(
+        title=" ",
+        headings=(HeadingRef(2, "Sub"), HeadingRef(1, "Main heading")),
+        text=TextFields(text="", secondary_text="only boilerplate here"),
+    )
+    row = page_row(page)
+    assert row["title"] == "Main heading"
+    assert row["content"] == "only boilerplate here" and row["word_count"] == 3
+
+
+@pytest.mark.parametrize("fmt", sorted(TABLE_FORMATS))
+def test_tables_stream_in_batches_and_read_back(tmp_path: Path, fmt: str) -> None:
+    writer = open_table(fmt, tmp_path, "pages", PAGES_SCHEMA)
+    expected = []
+    for batch in range(3):
+        rows = [page_row(make_page(key=i, url=f"https://e.org/{batch}/{i}")) for i in range(1500)]
+        writer.write(rows)
+        expected += rows
+    writer.close()
+    assert writer.rows == 4500
+    assert read_back(writer.path) == expected
+    # A second consumer: DuckDB agrees on row count and column names.
+    reader = {"parquet": "read_parquet", "csv": "read_csv", "jsonl": "read_json"}[fmt]
+    relation = duckdb.sql(f"SELECT * FROM {reader}('{writer.path}')")
+    assert relation.columns == PAGES_SCHEMA.names
+    assert duckdb.sql(f"SELECT count(*) FROM {reader}('{writer.path}')").fetchall() == [(4500,)]
+    if fmt == "parquet":
+        assert pq.read_schema(writer.path).remove_metadata() == PAGES_SCHEMA
+        assert pq.ParquetFile(writer.path).metadata.num_row_groups >= 2
+
+
+@pytest.mark.parametrize("fmt", sorted(TABLE_FORMATS))
+def test_empty_tables_are_still_written(tmp_path: Path, fmt: str) -> None:
+    writer = open_table(fmt, tmp_path, "images", IMAGES_SCHEMA)
+    writer.close()
+    assert read_back(writer.path) == []
+    if fmt == "parquet":
+        assert pq.read_table(writer.path).schema.names == IMAGES_SCHEMA.names
+    if fmt == "csv":
+        assert writer.path.read_bytes() == b"image_path,source_page,alt_text,image_url\r\n"
+
+
+any_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=80)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(values=st.lists(st.tuples(any_text, any_text, any_text), min_size=1, max_size=5))
+def test_any_text_survives_every_table_format(
+    tmp_path_factory: pytest.TempPathFactory, values: list[tuple[str, str, str]]
+) -> None:
+    directory = tmp_path_factory.mktemp("roundtrip")
+    rows = [
+        {"image_path": a, "source_page": b, "alt_text": c, "image_url": a + c} for a, b, c in values
+    ]
+    for fmt in TABLE_FORMATS:
+        writer = open_table(fmt, directory, f"t_{fmt}", IMAGES_SCHEMA)
+        writer.write(rows)
+        writer.close()
+        assert read_back(writer.path) == rows, fmt
