@@ -1,0 +1,74 @@
+"""docs/schema/*.md are generated from the migrations and cannot drift from them."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine
+from sqlalchemy.pool import NullPool
+
+from unob.docgen import (
+    SchemaInfo,
+    load_schema,
+    migrate_into,
+    render_schema,
+    schema_metadata,
+    shadow_tables,
+    stale_view_docs,
+    undocumented,
+)
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+KINDS = ["crawl"]
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def schema(request: pytest.FixtureRequest) -> SchemaInfo:
+    return load_schema(request.param)
+
+
+def test_every_table_view_and_column_is_documented(schema: SchemaInfo) -> None:
+    missing = undocumented(schema)
+    assert missing == [], (
+        f"document these in unob.schema.{schema.kind} (comment=) or unob.query.views: {missing}"
+    )
+
+
+def test_view_docs_name_only_existing_columns(schema: SchemaInfo) -> None:
+    assert stale_view_docs(schema) == []
+
+
+def test_checked_in_schema_doc_is_current(schema: SchemaInfo) -> None:
+    path = DOCS / "schema" / f"{schema.kind}.md"
+    assert path.read_text(encoding="utf-8") == render_schema(schema), (
+        f"{path} is stale: run `python -m unob.docgen`"
+    )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_schema_module_matches_the_migrations(kind: str, tmp_path: Path) -> None:
+    """unob.schema.<kind> declares exactly what the migrations build (alembic autogenerate)."""
+    path = tmp_path / f"{kind}.db"
+    migrate_into(path, kind)
+    raw = sqlite3.connect(path)
+    outside_metadata = shadow_tables(raw) | {
+        name
+        for (name,) in raw.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL%'"
+        )
+    }
+    raw.close()
+
+    def include(obj: object, name: str | None, type_: str, reflected: bool, _cmp: object) -> bool:
+        return not (type_ == "table" and reflected and name in outside_metadata)
+
+    engine = create_engine(f"sqlite:///{path}", poolclass=NullPool)
+    with engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"include_object": include})
+        differences = compare_metadata(context, schema_metadata(kind))
+    engine.dispose()
+    assert differences == []

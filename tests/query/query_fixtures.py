@@ -1,0 +1,341 @@
+"""Fixture databases for the query tests, written row by row through unob.schema.
+
+The crawl database tells a small, known story (times are T0 + seconds):
+
+* agent `first` crawls http://site.test and http://other.test at T0;
+  agent `second` recrawls two pages a day later;
+* site.test: robots.txt, `/` (200, then 304 on the recrawl), `/a` (200, then
+  200 with new content), `/b` (200), `/old` -301-> `/a`, `/chain` -302-> `/old`
+  (a 2-hop chain), `/loop1` <-> `/loop2` (a loop), `/missing` (404),
+  `/private` (robots.txt disallows), `/slow` (timed out twice: a fluke retry);
+* other.test: `/` (200) and `/error` (500);
+* the frontier also holds `/new` (never crawled) and `/gone` (retired); `/b`
+  is due in 2100 (`waiting`), the other crawled URLs are `due`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+import zlib
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, insert, select
+
+from unob.codes import CrawlType, ExitCode, InformationSource, SchedulingReason
+from unob.db import open_database
+from unob.schema import crawl as cs
+
+T0 = 1_700_000_000  # 2023-11-14T22:13:20Z
+DAY = 86_400
+FAR_FUTURE = 4_102_444_800  # 2100-01-01: /b is `waiting`, the rest `due`
+
+
+def _uuid(n: int) -> str:
+    return str(uuid.UUID(int=n))
+
+
+class CrawlWriter:
+    """Writes crawl-DB rows the way a crawler would, one entry at a time."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.next_uuid = 1
+
+    def url(self, str_url: str) -> int:
+        scheme, rest = str_url.split("://", 1)
+        host = rest.split("/", 1)[0]
+        origin = f"{scheme}://{host}"
+        origin_id = self.conn.execute(
+            select(cs.metadata.tables["origin"].c.origin_id).where(
+                cs.metadata.tables["origin"].c.str_origin == origin
+            )
+        ).scalar()
+        if origin_id is None:
+            origin_id = self.conn.execute(
+                insert(cs.metadata.tables["origin"]).values(
+                    scheme=scheme, host=host, port=None, str_origin=origin
+                )
+            ).inserted_primary_key[0]
+        url_table = cs.metadata.tables["url"]
+        url_id = self.conn.execute(
+            select(url_table.c.url_id).where(url_table.c.str_url == str_url)
+        ).scalar()
+        if url_id is None:
+            url_id = self.conn.execute(
+                insert(url_table).values(origin_id=origin_id, str_url=str_url)
+            ).inserted_primary_key[0]
+        return int(url_id)
+
+    def origin_of(self, url_id: int) -> int:
+        url_table = cs.metadata.tables["url"]
+        return int(
+            self.conn.execute(
+                select(url_table.c.origin_id).where(url_table.c.url_id == url_id)
+            ).scalar_one()
+        )
+
+    def agent(self, name: str, started: int) -> int:
+        self.next_uuid += 1
+        return int(
+            self.conn.execute(
+                insert(cs.agent).values(
+                    agent_uuid=_uuid(self.next_uuid),
+                    name=name,
+                    http_user_agent="unob-test",
+                    time_started_unix_utc=started,
+                    time_finished_unix_utc=started + 600,
+                    settings_json="{}",
+                    unob_version="test",
+                    stop_reason="frontier_empty",
+                )
+            ).inserted_primary_key[0]
+        )
+
+    def entry(
+        self,
+        agent_id: int,
+        url: str,
+        *,
+        started: int,
+        exit_code: ExitCode,
+        status: int | None = None,
+        duration_ms: int | None = 50,
+        body: bytes | None = None,
+        mime: str = "text/html",
+        redirect_to: str | None = None,
+        crawl_type: CrawlType = CrawlType.FILE_CRAWL,
+        reason: SchedulingReason = SchedulingReason.EXPLORE,
+        requests: int = 1,
+        depth: int = 1,
+        message: str | None = None,
+    ) -> int:
+        url_id = self.url(url)
+        self.next_uuid += 1
+        entry_id = int(
+            self.conn.execute(
+                insert(cs.crawl_log_entry).values(
+                    crawl_log_entry_uuid=_uuid(self.next_uuid),
+                    agent_id=agent_id,
+                    url_id=url_id,
+                    crawl_type=int(crawl_type),
+                    scheduling_reason=int(reason),
+                    started_unix_utc=started,
+                    started_unix_ms=started * 1000,
+                    time_taken_ms=None if duration_ms is None else duration_ms * requests + 5,
+                    exit_code=int(exit_code),
+                    message=message,
+                    depth=depth,
+                )
+            ).inserted_primary_key[0]
+        )
+        request_id = None
+        for attempt in range(requests):
+            request_id = self.conn.execute(
+                insert(cs.request_info).values(
+                    crawl_log_entry_id=entry_id,
+                    url_id=url_id,
+                    sent_unix_utc=started,
+                    sent_unix_ms=started * 1000 + attempt,
+                    duration_ms=duration_ms if status is not None else None,
+                    robotstxt_approved=True,
+                    is_retry=attempt > 0,
+                    http_status=status,
+                    http_etag=None,
+                    server_last_modified_unix_utc=None,
+                    content_type=mime if status is not None else None,
+                    content_encoding=None,
+                    body_bytes=len(body) if body is not None else None,
+                    retry_after_s=None,
+                    x_robots_tag=None,
+                    exit_code=int(exit_code),
+                )
+            ).inserted_primary_key[0]
+        if body is not None:
+            self._file(entry_id, request_id, url_id, body, mime, depth)
+        if redirect_to is not None:
+            self.conn.execute(
+                insert(cs.redirect).values(
+                    crawl_log_entry_id=entry_id,
+                    request_info_id=request_id,
+                    url_id=url_id,
+                    to_url_id=self.url(redirect_to),
+                    to_url_fragment=None,
+                    http_status=status,
+                    is_permanent=status in (301, 308),
+                    by_security_policy=False,
+                    information_source=int(InformationSource.RESPONSE_HEADER),
+                )
+            )
+        return entry_id
+
+    def _file(
+        self, entry_id: int, request_id: int | None, url_id: int, body: bytes, mime: str, depth: int
+    ) -> None:
+        sha = hashlib.sha256(body).hexdigest()
+        content = cs.file_content
+        content_id = self.conn.execute(
+            select(content.c.file_content_id).where(content.c.sha256 == sha)
+        ).scalar()
+        if content_id is None:
+            content_id = self.conn.execute(
+                insert(content).values(
+                    sha256=sha, size=len(body), compression="zlib", data=zlib.compress(body)
+                )
+            ).inserted_primary_key[0]
+        self.conn.execute(
+            insert(cs.file_info).values(
+                crawl_log_entry_id=entry_id,
+                request_info_id=request_id,
+                url_id=url_id,
+                mime_type=mime,
+                charset="utf-8",
+                size=len(body),
+                last_modified_unix_utc=None,
+                canonical_url_id=None,
+                file_content_id=content_id,
+                depth=depth,
+                robots_noindex=False,
+                robots_nofollow=False,
+                links_found=3,
+            )
+        )
+
+    def candidate(
+        self,
+        url: str,
+        *,
+        depth: int,
+        discovered: int,
+        last_crawl: int | None,
+        last_exit: ExitCode | None,
+        next_due: int | None,
+        via: str | None = None,
+        contentful: bool = False,
+    ) -> None:
+        url_id = self.url(url)
+        values: dict[str, Any] = {
+            "url_id": url_id,
+            "origin_id": self.origin_of(url_id),
+            "crawl_type": int(CrawlType.FILE_CRAWL),
+            "depth": depth,
+            "discovered_via_url_id": None if via is None else self.url(via),
+            "discovered_unix_utc": discovered,
+            "scheduling_reason": int(
+                SchedulingReason.MANUAL if via is None else SchedulingReason.EXPLORE
+            ),
+            "last_crawl_unix_utc": last_crawl,
+            "last_crawl_exit_code": None if last_exit is None else int(last_exit),
+            "last_contentful_crawl_unix_utc": last_crawl if contentful else None,
+            "last_contentful_http_etag": None,
+            "last_contentful_last_modified_unix_utc": None,
+            "next_due_unix_utc": next_due,
+        }
+        self.conn.execute(insert(cs.crawl_candidate).values(**values))
+
+
+def page(title: str, body: str, links: tuple[str, ...] = ()) -> bytes:
+    anchors = "".join(f'<a href="{href}">{href}</a>' for href in links)
+    return (
+        f"<!doctype html><html lang=en><head><title>{title}</title></head>"
+        f"<body><main><h1>{title}</h1><p>{body}</p>{anchors}</main></body></html>"
+    ).encode()
+
+
+SITE = "http://site.test"
+OTHER = "http://other.test"
+
+ok = ExitCode.FILE_INGESTED
+manual, recrawl = SchedulingReason.MANUAL, SchedulingReason.RECRAWL
+# (agent, url, started, exit code, other columns): the crawl log of the story.
+CRAWLS: list[tuple[str, str, int, ExitCode, dict[str, Any]]] = [
+    ("first", f"{SITE}/robots.txt", T0, ok, {"status": 200, "duration_ms": 10, "depth": 0,
+     "crawl_type": CrawlType.ROBOTSTXT_FETCH, "reason": manual}),
+    ("first", f"{SITE}/", T0 + 1, ok, {"status": 200, "duration_ms": 40, "depth": 0,
+     "body": page("Home", "welcome", ("/a", "/b")), "reason": manual}),
+    ("first", f"{SITE}/a", T0 + 2, ok, {"status": 200, "duration_ms": 60,
+     "body": page("Page A", "first version of a")}),
+    ("first", f"{SITE}/b", T0 + 3, ok, {"status": 200, "duration_ms": 80,
+     "body": page("Page B", "bee")}),
+    ("first", f"{SITE}/old", T0 + 4, ExitCode.PERMANENT_REDIRECT, {"status": 301,
+     "redirect_to": f"{SITE}/a"}),
+    ("first", f"{SITE}/chain", T0 + 5, ExitCode.REDIRECT, {"status": 302,
+     "redirect_to": f"{SITE}/old"}),
+    ("first", f"{SITE}/loop1", T0 + 6, ExitCode.REDIRECT, {"status": 302,
+     "redirect_to": f"{SITE}/loop2"}),
+    ("first", f"{SITE}/loop2", T0 + 7, ExitCode.REDIRECT, {"status": 302,
+     "redirect_to": f"{SITE}/loop1"}),
+    ("first", f"{SITE}/missing", T0 + 8, ExitCode.FILE_NOT_FOUND, {"status": 404,
+     "duration_ms": 20}),
+    ("first", f"{SITE}/private", T0 + 9, ExitCode.ROBOTS_DISALLOWED, {"requests": 0,
+     "message": "disallowed by robots.txt"}),
+    ("first", f"{SITE}/slow", T0 + 10, ExitCode.REQUEST_TIMEOUT, {"requests": 2,
+     "duration_ms": None, "message": "timed out after 30 s"}),
+    ("first", f"{OTHER}/", T0 + 11, ok, {"status": 200, "duration_ms": 300, "depth": 0,
+     "body": page("Other", "another site", (f"{SITE}/",)), "reason": manual}),
+    ("first", f"{OTHER}/error", T0 + 72, ExitCode.SERVER_INTERNAL_ERROR, {"status": 500,
+     "duration_ms": 500}),
+    ("second", f"{SITE}/", T0 + DAY, ExitCode.FILE_DID_NOT_CHANGE, {"status": 304,
+     "reason": recrawl, "depth": 0}),
+    ("second", f"{SITE}/a", T0 + DAY + 1, ok, {"status": 200, "duration_ms": 70,
+     "body": page("Page A", "second version of a"), "reason": recrawl}),
+]  # fmt: skip
+
+
+def build_crawl_db(path: Path) -> Path:
+    """Write the crawl story of the module docstring into a new crawl DB at ``path``."""
+    engine = open_database(path, "crawl")
+    with engine.begin() as conn:
+        w = CrawlWriter(conn)
+        agents = {"first": w.agent("first", T0), "second": w.agent("second", T0 + DAY)}
+        for agent, url, started, exit_code, details in CRAWLS:
+            w.entry(agents[agent], url, started=started, exit_code=exit_code, **details)
+        t = T0 + DAY
+        ok = ExitCode.FILE_INGESTED
+
+        due = T0 + 30 * DAY
+        for url, last, code, via in (
+            (f"{SITE}/", t, ExitCode.FILE_DID_NOT_CHANGE, None),
+            (f"{SITE}/a", t + 1, ok, f"{SITE}/"),
+            (f"{SITE}/b", T0 + 3, ok, f"{SITE}/"),
+            (f"{SITE}/old", T0 + 4, ExitCode.PERMANENT_REDIRECT, f"{SITE}/"),
+            (f"{SITE}/chain", T0 + 5, ExitCode.REDIRECT, f"{SITE}/"),
+            (f"{SITE}/loop1", T0 + 6, ExitCode.REDIRECT, f"{SITE}/"),
+            (f"{SITE}/loop2", T0 + 7, ExitCode.REDIRECT, f"{SITE}/loop1"),
+            (f"{SITE}/missing", T0 + 8, ExitCode.FILE_NOT_FOUND, f"{SITE}/"),
+            (f"{SITE}/private", T0 + 9, ExitCode.ROBOTS_DISALLOWED, f"{SITE}/"),
+            (f"{SITE}/slow", T0 + 10, ExitCode.REQUEST_TIMEOUT, f"{SITE}/"),
+            (f"{OTHER}/", T0 + 11, ok, None),
+            (f"{OTHER}/error", T0 + 72, ExitCode.SERVER_INTERNAL_ERROR, f"{OTHER}/"),
+        ):
+            w.candidate(
+                url,
+                depth=0 if via is None else 1,
+                discovered=T0,
+                last_crawl=last,
+                last_exit=code,
+                next_due=FAR_FUTURE if url == f"{SITE}/b" else due,
+                via=via,
+                contentful=code.is_contentful,
+            )
+        w.candidate(
+            f"{SITE}/new",
+            depth=2,
+            discovered=T0 + 2,
+            last_crawl=None,
+            last_exit=None,
+            next_due=T0 + 2,
+            via=f"{SITE}/a",
+        )
+        w.candidate(
+            f"{SITE}/gone",
+            depth=2,
+            discovered=T0 + 2,
+            last_crawl=T0 + 50,
+            last_exit=ExitCode.FILE_GONE,
+            next_due=None,
+            via=f"{SITE}/a",
+        )
+    engine.dispose()
+    return path
