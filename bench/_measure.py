@@ -40,6 +40,7 @@ class Measured:
     returncode: int
     wall_s: float
     peak_rss: int
+    cpu_s: float
     samples: list[Sample] = field(default_factory=list)
     stdout_path: Path | None = None
     stderr_path: Path | None = None
@@ -137,6 +138,9 @@ def run_measured(
         returncode=popen.returncode,
         wall_s=wall,
         peak_rss=peak,
+        # User + system CPU of the crawler: on a machine shared with other
+        # work, CPU per page moves far less than pages per wall-clock second.
+        cpu_s=rusage.ru_utime + rusage.ru_stime,
         samples=samples,
         stdout_path=stdout_path,
         stderr_path=stderr_path,

@@ -82,6 +82,7 @@ class Row:
     requests: int
     crawl_s: float
     wall_s: float
+    cpu_s: float
     peak_rss_mb: float | None
     note: str = ""
 
@@ -92,6 +93,10 @@ class Row:
     @property
     def wall_pages_per_s(self) -> float:
         return self.pages / self.wall_s if self.wall_s > 0 else 0.0
+
+    @property
+    def cpu_ms_per_page(self) -> float:
+        return 1000 * self.cpu_s / self.pages if self.pages else 0.0
 
 
 @dataclass(frozen=True)
@@ -327,7 +332,14 @@ def profile_unob(argv: list[str], workdir: Path) -> str:
 def row_from_server(name: str, run: Measured, site: NginxSite, note: str = "") -> Row:
     served = summarize_served(site.served())
     return Row(
-        name, served.pages, served.requests, served.seconds, run.wall_s, run.peak_rss_mb, note
+        name,
+        served.pages,
+        served.requests,
+        served.seconds,
+        run.wall_s,
+        run.cpu_s,
+        run.peak_rss_mb,
+        note,
     )
 
 
@@ -408,6 +420,7 @@ def synthetic_part(args: argparse.Namespace, results: Results) -> None:
                 stats.pages,
                 _span(stats.first, stats.last),
                 bare.wall_s,
+                bare.cpu_s,
                 bare.peak_rss_mb,
             )
         )
@@ -434,6 +447,7 @@ def synthetic_part(args: argparse.Namespace, results: Results) -> None:
             stats.pages,
             _span(stats.first, stats.last),
             unob.wall_s,
+            unob.cpu_s,
             unob.peak_rss_mb,
             f"{stats.hosts_touched} hosts",
         )
@@ -462,7 +476,11 @@ def judge(results: Results) -> None:
         ref = rows.get(ref_name)
         if unob and ref and ref.pages_per_s > 0:
             ratio = unob.pages_per_s / ref.pages_per_s
-            checks.append((label, shown.format(ratio), ratio >= target))
+            text = shown.format(ratio)
+            if unob.cpu_ms_per_page > 0:
+                # The same ratio by CPU per page: steadier when others load the machine.
+                text += f" (by CPU/page {shown.format(ref.cpu_ms_per_page / unob.cpu_ms_per_page)})"
+            checks.append((label, text, ratio >= target))
     peaks = [
         r.peak_rss_mb
         for r in results.python3_doc + results.synthetic
@@ -521,20 +539,21 @@ def sections(results: Results) -> list[Section]:
     by_name = {row.name: row for row in results.python3_doc}
     scrapy, bare = by_name.get(SCRAPY), by_name.get(BARE)
     if results.python3_doc:
-        header = "crawler,pages,requests,crawl s,pages/s,wall s,pages/s (wall),peak RSS MB"
+        header = "crawler,pages,requests,crawl s,pages/s,wall s,CPU ms/page,peak RSS MB"
         out.append((
             f"python3-doc on nginx (127.0.0.1), concurrency {results.concurrency}",
             [*header.split(","), "vs Scrapy", "vs bare loop"],
             [[r.name, str(r.pages), str(r.requests), f"{r.crawl_s:.2f}", f"{r.pages_per_s:.1f}",
-              f"{r.wall_s:.2f}", f"{r.wall_pages_per_s:.1f}", _mb(r.peak_rss_mb),
+              f"{r.wall_s:.2f}", f"{r.cpu_ms_per_page:.1f}", _mb(r.peak_rss_mb),
               _relative(r, scrapy), _relative(r, bare)] for r in results.python3_doc],
         ))  # fmt: skip
     if results.synthetic:
         out.append((
             f"synthetic site: {results.synthetic_sites}",
-            ["crawler", "pages", "crawl s", "pages/s", "wall s", "peak RSS MB", "note"],
+            ["crawler", "pages", "crawl s", "pages/s", "wall s", "CPU ms/page", "peak RSS MB",
+             "note"],
             [[r.name, str(r.pages), f"{r.crawl_s:.2f}", f"{r.pages_per_s:.1f}", f"{r.wall_s:.2f}",
-              _mb(r.peak_rss_mb), r.note] for r in results.synthetic],
+              f"{r.cpu_ms_per_page:.2f}", _mb(r.peak_rss_mb), r.note] for r in results.synthetic],
         ))  # fmt: skip
     if results.synthetic_quarters:
         out.append((
@@ -572,6 +591,7 @@ def machine_info() -> dict[str, str]:
         "platform": platform.platform(),
         "commit": git("rev-parse", "--short", "HEAD"),
         "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "load_at_start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
     }
 
 
@@ -637,6 +657,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     results = Results(machine=machine_info(), concurrency=args.concurrency)
+    load = os.getloadavg()[0]
+    if load > 0.5:
+        log(
+            f"note: load average {load:.2f} before the run: other work on this machine "
+            "slows every crawler; compare the CPU ms/page columns too"
+        )
     try:
         if not args.skip_unob:
             check_unob_available(args.unob)
@@ -649,7 +675,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     judge(results)
     log("")
+    results.machine["load_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     log(render(results, args.markdown))
+    log(f"\nmachine: {json.dumps(results.machine)}")
     args.json_out.parent.mkdir(parents=True, exist_ok=True)
     args.json_out.write_text(json.dumps(asdict(results), indent=1))
     log(f"\nresults: {args.json_out}")
