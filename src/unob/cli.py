@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import Annotated, NoReturn
 
-import click
 import typer
+from typer.exceptions import TyperException
 
 from unob import __version__
 from unob.errors import UnobError, UsageError
@@ -174,11 +174,14 @@ def main(argv: list[str] | None = None) -> None:
     debug = os.environ.get("UNOB_DEBUG") == "1"
     try:
         result = app(args=argv, prog_name="unob", standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         raise SystemExit(exc.exit_code) from None
-    except click.exceptions.Abort:
+    except typer.Abort:
         _fail("aborted", 130)
-    except click.ClickException as exc:  # bad flags and values
+    except TyperException as exc:  # bad flags and values (typer vendors click's UsageError)
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `unob`: the help is the answer
+            typer.echo(exc.format_message())
+            raise SystemExit(0) from None
         _fail(exc.format_message(), exc.exit_code)
     except UnobError as exc:
         if debug:
