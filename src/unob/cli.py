@@ -164,6 +164,19 @@ def summarize(
     render_report(report)
 
 
+@app.command()
+def demo(
+    output: Annotated[
+        Path, typer.Option("--output", help="Directory for the databases and exports.")
+    ] = Path("demo-output"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+) -> None:
+    """Crawl, summarize, export and search a demo site served on 127.0.0.1."""
+    from unob.demo import run_demo
+
+    run_demo(output, echo=typer.echo, progress=not quiet)
+
+
 def _fail(message: str, code: int = 1) -> NoReturn:
     typer.echo(f"unob: error: {message}", err=True)
     raise SystemExit(code)
