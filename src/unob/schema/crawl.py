@@ -291,6 +291,13 @@ crawl_candidate = Table(
     ),
     Column("last_crawl_exit_code", Integer, nullable=True, comment="outcome of the last attempt"),
     Column(
+        "last_crawl_agent_id",
+        Integer,
+        ForeignKey("agent.agent_id"),
+        nullable=True,
+        comment="run (agent) of the last attempt: a URL is attempted at most once per run",
+    ),
+    Column(
         "last_contentful_crawl_unix_utc",
         Integer,
         nullable=True,

@@ -114,6 +114,7 @@ def upgrade() -> None:
         sa.Column("scheduling_reason", sa.Integer(), nullable=False),
         sa.Column("last_crawl_unix_utc", sa.Integer(), nullable=True),
         sa.Column("last_crawl_exit_code", sa.Integer(), nullable=True),
+        sa.Column("last_crawl_agent_id", sa.Integer(), nullable=True),
         sa.Column("last_contentful_crawl_unix_utc", sa.Integer(), nullable=True),
         sa.Column("last_contentful_http_etag", sa.Text(), nullable=True),
         sa.Column("last_contentful_last_modified_unix_utc", sa.Integer(), nullable=True),
@@ -122,6 +123,11 @@ def upgrade() -> None:
             ["discovered_via_url_id"],
             ["url.url_id"],
             name=op.f("fk_crawl_candidate_discovered_via_url_id_url"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["last_crawl_agent_id"],
+            ["agent.agent_id"],
+            name=op.f("fk_crawl_candidate_last_crawl_agent_id_agent"),
         ),
         sa.ForeignKeyConstraint(
             ["origin_id"], ["origin.origin_id"], name=op.f("fk_crawl_candidate_origin_id_origin")
