@@ -189,11 +189,32 @@ class CrawlReader:
                 if entry is None:
                     continue
                 count = entry.request.count + 1 if entry.request is not None else 1
-                entry.request = CrawlRequest(*row[1:3], bool(row[3]), *row[4:8], count)
+                entry.request = CrawlRequest(
+                    sent_unix_utc=row[1],
+                    duration_ms=row[2],
+                    robotstxt_approved=bool(row[3]),
+                    http_status=row[4],
+                    http_etag=row[5],
+                    server_last_modified_unix_utc=row[6],
+                    content_type=row[7],
+                    count=count,
+                )
             for row in conn.execute(_FILES, span):
                 entry = by_id.get(row[0])
                 if entry is not None and entry.file is None:
-                    entry.file = CrawlFile(*row[1:10], bool(row[10]), bool(row[11]))
+                    entry.file = CrawlFile(
+                        mime_type=row[1],
+                        charset=row[2],
+                        size=row[3],
+                        last_modified_unix_utc=row[4],
+                        canonical_url=row[5],
+                        sha256=row[6],
+                        compression=row[7],
+                        data=row[8],
+                        depth=row[9],
+                        robots_noindex=bool(row[10]),
+                        robots_nofollow=bool(row[11]),
+                    )
             for row in conn.execute(_REDIRECTS, span):
                 entry = by_id.get(row[0])
                 if entry is not None and entry.redirect is None:

@@ -76,6 +76,8 @@ class Observed:
     kind: str | None = None
     signature: bytes | None = None
     derived: Derived | None = None
+    #: ``derived.text_pile.digest()``, computed once.
+    digest: bytes | None = None
     derive_error: str | None = None
 
     @property
@@ -112,9 +114,10 @@ def _sign(*parts: str | bytes) -> bytes:
     return hasher.digest()
 
 
-def page_signature(derived: Derived) -> bytes:
-    fields = json.dumps(description_fields(derived.description), sort_keys=True)
-    return _sign("page", derived.text_pile.digest(), fields)
+def page_signature(digest: bytes, description: DocumentDescription) -> bytes:
+    """Signature of a page: its text pile digest and its description."""
+    fields = json.dumps(description_fields(description), sort_keys=True)
+    return _sign("page", digest, fields)
 
 
 def _body(entry: CrawlEntry) -> bytes:
@@ -132,11 +135,13 @@ def _observe_page(entry: CrawlEntry) -> Observed:
     assert file is not None
     try:
         derived = derive_html(_body(entry), entry.url, file.charset)
-    except Exception as exc:  # noqa: BLE001 - one bad file must never stop a batch
+    except Exception as exc:  # one bad file must never stop a batch
         error = f"{type(exc).__name__}: {exc}"[:500]
         signature = _sign("page-error", file.sha256 or "", error)
-        return Observed(entry, Outcome.CONTENT, "page", signature, None, error)
-    return Observed(entry, Outcome.CONTENT, "page", page_signature(derived), derived)
+        return Observed(entry, Outcome.CONTENT, "page", signature, derive_error=error)
+    digest = derived.text_pile.digest()
+    signature = page_signature(digest, derived.description)
+    return Observed(entry, Outcome.CONTENT, "page", signature, derived, digest)
 
 
 def observe(entry: CrawlEntry) -> Observed:

@@ -1,0 +1,84 @@
+"""kill -9 in the middle of summarize, then a rerun: the same summary DB as one clean run."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from crawl_db_builder import CrawlDbBuilder, page
+from summary_dump import count, dump
+
+from unob.summarizer import summarize
+
+SITE = "http://site.test"
+BATCH = 7
+
+# Runs summarize in a child process that SIGKILLs itself at the N-th call of
+# a store method: `apply_duplicates` runs after a batch's rows are written
+# but before its mark and COMMIT (a kill mid-transaction); `commit` kills
+# right after a batch was made durable.
+CHILD = """
+import os, signal, sys
+from pathlib import Path
+from unob.summarizer import summarystore
+from unob.summarizer.pipeline import summarize
+
+crawl_db, summary_db, method, when = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+original = getattr(summarystore.SummaryStore, method)
+calls = 0
+
+def hooked(self, *args):
+    global calls
+    calls += 1
+    if method == "commit":
+        original(self, *args)
+    if calls == when:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if method != "commit":
+        return original(self, *args)
+
+setattr(summarystore.SummaryStore, method, hooked)
+summarize([Path(crawl_db)], Path(summary_db), batch_size=int(sys.argv[5]))
+"""
+
+
+def build_crawl(path: Path) -> None:
+    shared = page("Shared", "Text shared by several URLs of the site.")
+    with CrawlDbBuilder(path) as b:
+        for round_ in range(3):
+            at = 1000 * (round_ + 1)
+            for i in range(12):
+                changed = round_ == 2 and i % 3 == 0
+                text = f"Page {i} body" + (" changed" if changed else "")
+                b.add(f"{SITE}/p/{i}", at=at + i, body=page(f"P{i}", text))
+            b.add(f"{SITE}/copy/{round_}", at=at + 20, body=shared)
+            b.add(f"{SITE}/c{round_}", at=at + 21, body=shared)
+            b.add(f"{SITE}/p/{round_ + 5}", at=at + 30, status=404)
+            b.add(f"{SITE}/gone-{round_}", at=at + 31, status=None)
+            b.add(f"{SITE}/r", at=at + 32, status=301, redirect_to=f"{SITE}/p/{round_}")
+
+
+@pytest.mark.parametrize(("method", "when"), [("apply_duplicates", 4), ("commit", 3)])
+def test_kill_then_rerun_equals_clean_run(tmp_path: Path, method: str, when: int) -> None:
+    crawl_db = tmp_path / "crawl.db"
+    build_crawl(crawl_db)
+    clean = tmp_path / "clean.db"
+    summarize([crawl_db], clean, batch_size=BATCH)
+
+    killed = tmp_path / "killed.db"
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD, str(crawl_db), str(killed), method, str(when), str(BATCH)],
+        capture_output=True,
+        timeout=120,
+    )
+    assert child.returncode == -signal.SIGKILL, child.stderr.decode()
+    mark = count(killed, "SELECT high_water_crawl_log_entry_id FROM crawl_source")
+    total = count(crawl_db, "SELECT max(crawl_log_entry_id) FROM crawl_log_entry")
+    assert 0 < mark < total  # some batches made it, not all
+    assert count(killed, "SELECT count(*) FROM crawl_summary") <= mark
+
+    summarize([crawl_db], killed, batch_size=BATCH)
+    assert dump(killed) == dump(clean)
