@@ -142,7 +142,10 @@ def parse_nginx_log_line(line: str) -> Served | None:
 
 @dataclass(frozen=True)
 class ServedSummary:
+    """``pages`` counts distinct HTML URLs: fetching a page twice is no progress."""
+
     pages: int
+    page_responses: int
     requests: int
     bytes: int
     first: float | None
@@ -162,7 +165,8 @@ class ServedSummary:
 def summarize_served(entries: list[Served]) -> ServedSummary:
     pages = [e for e in entries if e.is_page]
     return ServedSummary(
-        pages=len(pages),
+        pages=len({e.path for e in pages}),
+        page_responses=len(pages),
         requests=len(entries),
         bytes=sum(e.bytes for e in pages),
         first=min((e.at for e in entries), default=None),
@@ -263,7 +267,8 @@ http {{
 
 @dataclass(frozen=True)
 class SyntheticStats:
-    pages: int
+    pages: int  # distinct pages served
+    page_responses: int
     bytes: int
     first: float | None
     last: float | None
@@ -313,7 +318,8 @@ class SyntheticSite:
         with opener.open(url, timeout=5) as resp:
             data = json.load(resp)
         return SyntheticStats(
-            pages=int(data["pages"]),
+            pages=int(data["distinct_pages"]),
+            page_responses=int(data["pages"]),
             bytes=int(data["bytes"]),
             first=data["first"],
             last=data["last"],

@@ -184,10 +184,13 @@ class ServeStats:
     first: float | None = None
     last: float | None = None
     per_host: list[int] = field(default_factory=list)
+    # (host, page) pairs served: a crawler that refetches makes no progress.
+    distinct: set[tuple[int, int]] = field(default_factory=set)
 
     def as_json(self) -> dict[str, object]:
         return {
             "pages": self.pages,
+            "distinct_pages": len(self.distinct),
             "bytes": self.bytes,
             "first": self.first,
             "last": self.last,
@@ -218,6 +221,7 @@ def make_app(shape: SiteShape, port: int) -> web.Application:
         stats.pages += 1
         stats.bytes += len(body)
         stats.per_host[host] += 1
+        stats.distinct.add((host, page))
         return web.Response(body=body, content_type="text/html", charset="utf-8")
 
     app = web.Application()

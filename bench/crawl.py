@@ -66,6 +66,8 @@ TARGET_PEAK_RSS_MB = 200.0
 # last quarter's rate at least 70% of the first quarter's.
 FLAT_RSS_GROWTH = 0.20
 FLAT_RATE_KEEP = 0.70
+# Speed only counts if the pages were stored: unob's database must hold them.
+STORED_SHARE = 0.95
 QUARTERS = (0.25, 0.50, 0.75, 1.0)
 # Row names, also the keys the verdicts look rows up by.
 BARE = "bare loop: aiohttp+lxml+urljoin"
@@ -86,6 +88,7 @@ class Row:
     cpu_s: float
     peak_rss_mb: float | None
     note: str = ""
+    stored: int | None = None  # unob only: pages its own database says it stored
 
     @property
     def pages_per_s(self) -> float:
@@ -295,16 +298,31 @@ def check_unob_available(unob: str) -> None:
         raise BenchError(f"`{unob} crawl --help` failed: {last}; pass --skip-unob to go without")
 
 
-def unob_db_counts(db: Path) -> str:
-    """What unob itself logged, as a cross-check of the server's count."""
+# unob's exit codes (unob.codes.ExitCode) for a page whose content was stored.
+STORED_EXIT_CODES = (20, 114)
+
+
+def check_unob_stored(db: Path, row: Row) -> None:
+    """Cross-check the server's page count with what unob says it stored.
+
+    A crawler that fetches fast but fails to store is not fast: the count goes
+    in the row's note, and a shortfall is printed loudly.
+    """
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            rows = conn.execute(
-                "SELECT exit_code, COUNT(*) FROM crawl_log_entry GROUP BY exit_code ORDER BY 2 DESC"
-            ).fetchall()
+            counts = dict(
+                conn.execute("SELECT exit_code, COUNT(*) FROM crawl_log_entry GROUP BY exit_code")
+            )
     except sqlite3.Error as exc:
-        return f"(could not read {db.name}: {exc})"
-    return "crawl_log_entry by exit code: " + ", ".join(f"{code}: {n}" for code, n in rows)
+        log(f"    unob: could not read {db}: {exc}")
+        row.note = ", ".join(filter(None, [row.note, "stored ?"]))
+        return
+    stored = sum(counts.get(code, 0) for code in STORED_EXIT_CODES)
+    log(f"    unob crawl_log_entry by exit code: {dict(sorted(counts.items()))}")
+    row.note = ", ".join(filter(None, [row.note, f"stored {stored}"]))
+    row.stored = stored
+    if stored < STORED_SHARE * row.pages:
+        log(f"    WARNING: unob stored {stored} of the {row.pages} pages the server sent")
 
 
 def profile_unob(argv: list[str], workdir: Path) -> str:
@@ -388,7 +406,7 @@ def python3_doc_part(args: argparse.Namespace, results: Results) -> None:
             )
             unob = run_crawler("unob", argv, work, site.requests_so_far, "requests")
             results.python3_doc.append(row_from_server(UNOB, unob, site))
-        log(f"    unob: {unob_db_counts(db)}")
+        check_unob_stored(db, results.python3_doc[-1])
         if args.profile:
             log("  unob again under py-spy (not timed) ...")
             with NginxSite(root, work / "nginx-profile") as site:
@@ -437,7 +455,7 @@ def synthetic_part(args: argparse.Namespace, results: Results) -> None:
             Row(
                 BARE,
                 stats.pages,
-                stats.pages,
+                stats.page_responses,
                 _span(stats.first, stats.last),
                 bare.wall_s,
                 bare.cpu_s,
@@ -464,7 +482,7 @@ def synthetic_part(args: argparse.Namespace, results: Results) -> None:
         Row(
             UNOB,
             stats.pages,
-            stats.pages,
+            stats.page_responses,
             _span(stats.first, stats.last),
             unob.wall_s,
             unob.cpu_s,
@@ -473,7 +491,7 @@ def synthetic_part(args: argparse.Namespace, results: Results) -> None:
         )
     )
     results.synthetic_quarters = quarter_points(unob.samples)
-    log(f"    unob: {unob_db_counts(db)}")
+    check_unob_stored(db, results.synthetic[-1])
 
 
 def _span(first: float | None, last: float | None) -> float:
@@ -501,6 +519,12 @@ def judge(results: Results) -> None:
                 # The same ratio by CPU per page: steadier when others load the machine.
                 text += f" (by CPU/page {shown.format(ref.cpu_ms_per_page / unob.cpu_ms_per_page)})"
             checks.append((label, text, ratio >= target))
+    for site, site_rows in (("python3-doc", results.python3_doc), ("synthetic", results.synthetic)):
+        for r in site_rows:
+            if r.name == UNOB and r.stored is not None:
+                label = f"unob stored >= {STORED_SHARE:.0%} of the pages fetched ({site})"
+                shown = f"{r.stored} of {r.pages}"
+                checks.append((label, shown, r.stored >= STORED_SHARE * r.pages))
     peaks = [
         r.peak_rss_mb
         for r in results.python3_doc + results.synthetic
@@ -562,18 +586,18 @@ def sections(results: Results) -> list[Section]:
         header = "crawler,pages,requests,crawl s,pages/s,wall s,CPU ms/page,peak RSS MB"
         out.append((
             f"python3-doc on nginx (127.0.0.1), concurrency {results.concurrency}",
-            [*header.split(","), "vs Scrapy", "vs bare loop"],
+            [*header.split(","), "vs Scrapy", "vs bare loop", "note"],
             [[r.name, str(r.pages), str(r.requests), f"{r.crawl_s:.2f}", f"{r.pages_per_s:.1f}",
               f"{r.wall_s:.2f}", f"{r.cpu_ms_per_page:.1f}", _mb(r.peak_rss_mb),
-              _relative(r, scrapy), _relative(r, bare)] for r in results.python3_doc],
+              _relative(r, scrapy), _relative(r, bare), r.note] for r in results.python3_doc],
         ))  # fmt: skip
     if results.synthetic:
         out.append((
             f"synthetic site: {results.synthetic_sites}",
-            ["crawler", "pages", "crawl s", "pages/s", "wall s", "CPU ms/page", "peak RSS MB",
-             "note"],
-            [[r.name, str(r.pages), f"{r.crawl_s:.2f}", f"{r.pages_per_s:.1f}", f"{r.wall_s:.2f}",
-              f"{r.cpu_ms_per_page:.2f}", _mb(r.peak_rss_mb), r.note] for r in results.synthetic],
+            ["crawler", "pages", "responses", "crawl s", "pages/s", "wall s", "CPU ms/page",
+             "peak RSS MB", "note"],
+            [[r.name, str(r.pages), str(r.requests), f"{r.crawl_s:.2f}", f"{r.pages_per_s:.1f}",
+              f"{r.wall_s:.2f}", f"{r.cpu_ms_per_page:.2f}", _mb(r.peak_rss_mb), r.note] for r in results.synthetic],
         ))  # fmt: skip
     if results.synthetic_quarters:
         out.append((

@@ -24,10 +24,13 @@ def test_served_summary_counts_html_pages_over_the_whole_window() -> None:
         Served(10.5, 200, 1000, "text/html", "/"),
         Served(11.0, 404, 150, "text/html", "/missing.html"),
         Served(12.0, 200, 3000, "text/html", "/a.html"),
+        Served(13.0, 200, 3000, "text/html", "/a.html"),
         Served(14.0, 200, 500, "text/x-python", "/x.py"),
     ]
     summary = summarize_served(entries)
-    assert (summary.pages, summary.requests, summary.bytes) == (2, 5, 4000)
+    # A page fetched twice is one page (the second fetch was no progress).
+    assert (summary.pages, summary.page_responses, summary.requests) == (2, 3, 6)
+    assert summary.bytes == 7000
     assert summary.seconds == pytest.approx(4.0)
     assert summary.pages_per_s == pytest.approx(0.5)
     assert summarize_served([]).pages_per_s == 0.0

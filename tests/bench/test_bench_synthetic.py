@@ -110,11 +110,13 @@ def test_server_routes_on_host_header_and_counts_pages() -> None:
             page = await client.get("/p/7.html", headers=host)
             assert page.status == 200 and page.content_type == "text/html"
             assert await page.text() == render_page(SMALL, 2, 7, 8000)
+            await client.get("/p/7.html", headers=host)
             assert (await client.get("/p/60.html", headers=host)).status == 404
             stranger = {"Host": "example.com"}
             assert (await client.get("/", headers=stranger)).status == 404
             stats = await (await client.get("/__bench/stats")).json()
-            assert stats["pages"] == 1 and stats["hosts_touched"] == 1
-            assert stats["bytes"] == len(render_page(SMALL, 2, 7, 8000).encode())
+            assert stats["pages"] == 2 and stats["distinct_pages"] == 1
+            assert stats["hosts_touched"] == 1
+            assert stats["bytes"] == 2 * len(render_page(SMALL, 2, 7, 8000).encode())
 
     asyncio.run(scenario())
