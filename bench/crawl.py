@@ -597,7 +597,8 @@ def sections(results: Results) -> list[Section]:
             ["crawler", "pages", "responses", "crawl s", "pages/s", "wall s", "CPU ms/page",
              "peak RSS MB", "note"],
             [[r.name, str(r.pages), str(r.requests), f"{r.crawl_s:.2f}", f"{r.pages_per_s:.1f}",
-              f"{r.wall_s:.2f}", f"{r.cpu_ms_per_page:.2f}", _mb(r.peak_rss_mb), r.note] for r in results.synthetic],
+              f"{r.wall_s:.2f}", f"{r.cpu_ms_per_page:.2f}", _mb(r.peak_rss_mb), r.note]
+             for r in results.synthetic],
         ))  # fmt: skip
     if results.synthetic_quarters:
         out.append((
