@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from _measure import MB, Sample
-from _profile import function_of, hotspots
+from _profile import NO_PYTHON_FRAME, function_of, hotspots
 from _sites import Served, parse_nginx_log_line, summarize_served
 from crawl import quarter_points
 
@@ -50,14 +50,22 @@ def test_quarter_points_report_rss_and_rate_per_quarter() -> None:
 
 
 def test_hotspots_sum_self_and_inclusive_samples_per_function() -> None:
+    root = 'process 42:"python unob crawl x";main (unob/cli.py:10)'
     lines = [
-        "main (app.py:10);crawl (engine.py:20);parse (links.py:5) 6\n",
-        "main (app.py:10);crawl (engine.py:22);parse (links.py:7) 2\n",
-        "main (app.py:10);crawl (engine.py:30) 2\n",
+        f"{root};crawl (unob/engine.py:20);parse (unob/links.py:5) 6\n",
+        f"{root};crawl (unob/engine.py:22);parse (unob/links.py:7) 2\n",
+        f"{root};crawl (unob/engine.py:30);fromstring (lxml/etree.pyx:3) 2\n",
+        'process 42:"python unob crawl x" 1\n',
         "idle-line-without-count\n",
     ]
     spots = hotspots(lines)
-    assert spots.samples == 10
-    assert spots.self_time[0] == ("parse (links.py)", 8)
-    assert dict(spots.inclusive)["crawl (engine.py)"] == 10
+    assert spots.samples == 11
+    assert spots.self_time[0] == ("parse (unob/links.py)", 8)
+    assert dict(spots.self_time)[NO_PYTHON_FRAME] == 1
+    assert dict(spots.self_by_file) == {"unob/links.py": 8, "lxml/etree.pyx": 2, NO_PYTHON_FRAME: 1}
+    # Inclusive time lists unob's own functions only: lxml's is in its caller.
+    inclusive = dict(spots.inclusive)
+    assert (
+        inclusive["crawl (unob/engine.py)"] == 10 and "fromstring (lxml/etree.pyx)" not in inclusive
+    )
     assert function_of("<module> (<string>:5)") == "<module> (<string>)"
