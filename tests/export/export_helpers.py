@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
-from collections.abc import Collection, Iterator, Sequence
+import json
+from collections.abc import Callable, Collection, Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
+import pyarrow.parquet as pq
 from PIL import Image, ImageDraw
 
 from unob.export.bodies import Body, StoredImage
 from unob.export.records import HeadingRef, ImageRef, LinkRef, PageRecord, TextFields
+from unob.urls import origin_of
 
 
 class MemoryBodies:
@@ -108,3 +114,50 @@ def make_page(
     fields = {name: getattr(base, name) for name in base.__dataclass_fields__}
     fields.update(changes)
     return PageRecord(**fields)  # type: ignore[arg-type]
+
+
+def read_table(path: Path) -> list[dict[str, object]]:
+    """Read a dataset table with the consumer its format is meant for."""
+    if path.suffix == ".parquet":
+        rows: list[dict[str, object]] = pq.read_table(path).to_pylist()
+        return rows
+    if path.suffix == ".csv":
+        with open(path, encoding="utf-8", newline="") as handle:
+            loaded: list[dict[str, object]] = list(csv.DictReader(handle))
+        for row in loaded:
+            if "word_count" in row:
+                row["word_count"] = int(str(row["word_count"]))
+        return loaded
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+class UrlIds:
+    """Numbers URLs and their origins the way both databases' base tables want them."""
+
+    def __init__(self, emit: Callable[[str, dict[str, Any]], None]) -> None:
+        self._emit = emit
+        self._origins: dict[str, int] = {}
+        self._urls: dict[str, int] = {}
+
+    def __call__(self, url: str) -> int:
+        if url not in self._urls:
+            origin = origin_of(url) or "http://invalid"
+            if origin not in self._origins:
+                scheme, _, rest = origin.partition("://")
+                host, _, port = rest.partition(":")
+                self._origins[origin] = len(self._origins) + 1
+                self._emit(
+                    "origin",
+                    {
+                        "origin_id": self._origins[origin],
+                        "scheme": scheme,
+                        "host": host,
+                        "port": int(port) if port else None,
+                        "str_origin": origin,
+                    },
+                )
+            self._urls[url] = len(self._urls) + 1
+            row = {"url_id": self._urls[url], "origin_id": self._origins[origin], "str_url": url}
+            self._emit("url", row)
+        return self._urls[url]

@@ -15,8 +15,9 @@ from test_algolia import check_schema
 from test_manifest_staging import verify_manifest
 from test_spideriment import FIELDS
 
+from unob.export.dataset import CrawlFacts
 from unob.export.records import ImageRef, PageRecord
-from unob.export.writers import FORMATS, CrawlFacts, ExportOptions
+from unob.export.writers import FORMATS, ExportOptions
 
 WHEN = datetime(2026, 6, 1, tzinfo=UTC)
 HTML = b"<html><body><nav>menu</nav><p>Straight from the <b>HTML</b>.</p></body></html>"

@@ -30,6 +30,7 @@ __all__ = [
     "IMAGES_SCHEMA",
     "MAX_REPORTED_ERRORS",
     "PAGES_SCHEMA",
+    "CrawlFacts",
     "CrawlReport",
     "ImageRow",
     "page_row",
@@ -92,6 +93,16 @@ class ImageRow:
 
 #: ``crawl_report.json`` keeps at most this many error records (seed 001).
 MAX_REPORTED_ERRORS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlFacts:
+    """Crawl-wide numbers for ``crawl_report.json`` that the pages alone do not give."""
+
+    failed_pages: int = 0
+    #: (url, error) of failed pages; the first hundred are reported.
+    errors: tuple[tuple[str, str], ...] = ()
+    time_taken_seconds: float = 0.0
 
 
 @dataclass(slots=True)

@@ -48,7 +48,7 @@ def sidecar(page: PageRecord, sha256: str, size: int) -> dict[str, Any]:
         "content_hash": sha256,
         "status_code": page.http_status,
         "response_time": seconds,
-        "timestamp": iso_utc(page.crawl_unix),
+        "timestamp": iso_utc(page.fetched_unix or page.crawl_unix),
         "size_bytes": size,
     }
 

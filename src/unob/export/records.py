@@ -89,13 +89,17 @@ class PageRecord:
     key: int
     #: The page's URL in unob's canonical form (the final URL, after redirects).
     url: str
-    #: Unix seconds UTC of the crawl that produced this content.
+    #: Unix seconds UTC of the latest crawl that saw this content.
     crawl_unix: int
+    #: Unix seconds UTC of the crawl that fetched the stored body (0 = unknown).
+    fetched_unix: int = 0
     #: The URL first navigated to when it differs from ``url`` (a redirect source).
     original_url: str = ""
     #: ``<link rel=canonical>`` target, or ``""``.
     canonical_url: str = ""
     title: str = ""
+    #: The first h1 as the summarizer found it.
+    primary_headline: str = ""
     description: str = ""
     language: str = ""
     #: ``meta name=keywords`` split on commas, then ``article:tag`` values.
@@ -132,6 +136,8 @@ class PageRecord:
         """The ``<title>``, else the first h1 (seed 001's ``title``)."""
         if self.title.strip():
             return self.title
+        if self.primary_headline.strip():
+            return self.primary_headline
         return next((h.text for h in self.headings if h.level == 1 and h.text.strip()), "")
 
     @property

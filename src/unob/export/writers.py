@@ -19,7 +19,14 @@ from typing import Protocol
 
 from .algolia import DEFAULT_MAX_RECORD_BYTES, INDEX_SETTINGS, algolia_records, serialize
 from .bodies import BodySource
-from .dataset import IMAGES_SCHEMA, MAX_REPORTED_ERRORS, PAGES_SCHEMA, CrawlReport, page_row
+from .dataset import (
+    IMAGES_SCHEMA,
+    MAX_REPORTED_ERRORS,
+    PAGES_SCHEMA,
+    CrawlFacts,
+    CrawlReport,
+    page_row,
+)
 from .images import DEFAULT_MAX_DISTANCE, DEFAULT_MIN_SIZE, SeenSet
 from .imagestore import ImageStore
 from .manifest import write_manifest
@@ -32,7 +39,6 @@ from .tables import TABLE_FORMATS, open_table
 __all__ = [
     "FORMATS",
     "AlgoliaWriter",
-    "CrawlFacts",
     "DatasetWriter",
     "ExportOptions",
     "SpiderimentWriter",
@@ -51,16 +57,6 @@ class ExportOptions:
     ndjson: bool = False
     min_image_size: int = DEFAULT_MIN_SIZE
     image_hash_distance: int = DEFAULT_MAX_DISTANCE
-
-
-@dataclass(frozen=True, slots=True)
-class CrawlFacts:
-    """Crawl-wide numbers for ``crawl_report.json`` that pages alone do not give."""
-
-    failed_pages: int = 0
-    #: (url, error) of failed pages, the first hundred are reported.
-    errors: tuple[tuple[str, str], ...] = ()
-    time_taken_seconds: float = 0.0
 
 
 @dataclass(slots=True)
