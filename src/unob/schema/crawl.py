@@ -276,7 +276,7 @@ crawl_candidate = Table(
         nullable=True,
         comment="page where the URL was first found; NULL = a seed",
     ),
-    Column("discovered_unix_utc", Integer, nullable=False),
+    Column("discovered_unix_utc", Integer, nullable=False, comment="when the URL was first found"),
     Column(
         "scheduling_reason",
         Integer,
