@@ -115,22 +115,24 @@ class CrawlSources:
                 yield pos, index, image
 
     def time_taken_seconds(self) -> float | None:
-        """Total run time of the crawler runs (agents); None without databases.
+        """Total time the crawler runs (agents) spent crawling; None without databases.
 
-        A run still marked running (killed) ends at its last crawl log entry.
+        Per run: from its first crawl's start to the end of its last one, in
+        milliseconds; a run without crawls counts from its start to its
+        finish (or zero if it was killed).
         """
         if not self._dbs:
             return None
-        total = 0.0
+        total_ms = 0
         for db in self._dbs:
             sql = """
-            SELECT a.time_started_unix_utc,
-                   coalesce(a.time_finished_unix_utc,
-                            (SELECT max(e.started_unix_utc) FROM crawl_log_entry AS e
-                             WHERE e.agent_id = a.agent_id),
-                            a.time_started_unix_utc)
-            FROM agent AS a
+            SELECT a.time_started_unix_utc * 1000,
+                   coalesce(a.time_finished_unix_utc, a.time_started_unix_utc) * 1000,
+                   min(e.started_unix_ms),
+                   max(e.started_unix_ms + coalesce(e.time_taken_ms, 0))
+            FROM agent AS a LEFT JOIN crawl_log_entry AS e ON e.agent_id = a.agent_id
+            GROUP BY a.agent_id
             """
-            for started, finished in db.query(sql):
-                total += max(0, finished - started)
-        return total
+            for started, finished, first, last in db.query(sql):
+                total_ms += max(0, last - first) if first is not None else finished - started
+        return total_ms / 1000

@@ -8,10 +8,11 @@ SHA-256 of their content.  Decisions where the seed is silent:
   reference implementation's rule); an image Pillow cannot read (SVG, a
   truncated file) has no known size and is kept, as the reference did.
 * Near duplicate = 64-bit pHash (``imagehash.phash``) within a Hamming
-  distance of :data:`DEFAULT_MAX_DISTANCE` of an image already kept.  The
-  reference demanded equal hashes, which misses a re-encoded or slightly
-  resized copy; 4 of 64 bits stays far below the ~32 bits that unrelated
-  pictures differ by.
+  distance of :data:`DEFAULT_MAX_DISTANCE` (2 bits) of an image already
+  kept.  The reference demanded equal hashes, which misses a re-encoded or
+  slightly resized copy (0-2 bits apart); a wider radius starts merging
+  different pictures drawn in one style (4 bits apart in the demo site),
+  and wrongly dropping a picture costs more than keeping a near copy.
 * The seen hashes live in an SQLite file, indexed by pigeonhole bands (two
   hashes within distance d agree exactly on at least one of d+1 bands), so
   memory stays flat however many images an export has.
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 DEFAULT_MIN_SIZE = 100
-DEFAULT_MAX_DISTANCE = 4
+DEFAULT_MAX_DISTANCE = 2
 
 # Hashing decodes the image; beyond this many pixels it is skipped (the image
 # is kept, unhashed) rather than risk a decompression bomb's memory.

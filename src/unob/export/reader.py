@@ -292,7 +292,10 @@ def _keywords(value: str | None) -> tuple[str, ...]:
 
 
 def _error_text(status: int | None, name: str | None, message: str | None) -> str:
-    """``HTTP 404: file_not_found`` or ``connection_failed: <message>``."""
+    """``HTTP 404: Not Found`` or ``connection_failed: <message>`` (the reference's shape)."""
     label = name or "error"
-    detail = f"{label}: {message}" if message else label
-    return f"HTTP {status}: {detail}" if status is not None else detail
+    if status is not None:
+        # The crawler's message for an HTTP error often just repeats the status.
+        detail = message if message and not message.startswith(f"HTTP {status}") else label
+        return f"HTTP {status}: {detail}"
+    return f"{label}: {message}" if message else label
