@@ -298,8 +298,10 @@ def check_unob_available(unob: str) -> None:
         raise BenchError(f"`{unob} crawl --help` failed: {last}; pass --skip-unob to go without")
 
 
-# unob's exit codes (unob.codes.ExitCode) for a page whose content was stored.
+# unob's exit codes (unob.codes.ExitCode) for a page whose content was stored,
+# and its crawl type for a page (robots.txt fetches are logged too, as type 1).
 STORED_EXIT_CODES = (20, 114)
+FILE_CRAWL = 0
 
 
 def check_unob_stored(db: Path, row: Row) -> None:
@@ -311,14 +313,18 @@ def check_unob_stored(db: Path, row: Row) -> None:
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
             counts = dict(
-                conn.execute("SELECT exit_code, COUNT(*) FROM crawl_log_entry GROUP BY exit_code")
+                conn.execute(
+                    "SELECT exit_code, COUNT(*) FROM crawl_log_entry WHERE crawl_type = ?"
+                    " GROUP BY exit_code",
+                    (FILE_CRAWL,),
+                )
             )
     except sqlite3.Error as exc:
         log(f"    unob: could not read {db}: {exc}")
         row.note = ", ".join(filter(None, [row.note, "stored ?"]))
         return
     stored = sum(counts.get(code, 0) for code in STORED_EXIT_CODES)
-    log(f"    unob crawl_log_entry by exit code: {dict(sorted(counts.items()))}")
+    log(f"    unob page crawl_log_entry rows by exit code: {dict(sorted(counts.items()))}")
     row.note = ", ".join(filter(None, [row.note, f"stored {stored}"]))
     row.stored = stored
     if stored < STORED_SHARE * row.pages:
