@@ -1,0 +1,724 @@
+"""The crawl engine: many origins at once, each one politely (DESIGN.md §4).
+
+Scheduling.  A dispatcher asks the database which origins have due
+candidates and starts ``per_origin_concurrency`` workers for each (at most
+``max_active_origins`` origins at a time).  A worker takes the origin's next
+candidate (:class:`~unob.crawler.frontier.OriginQueue`, refilled from the
+database in small batches), makes sure robots.txt is fresh, waits for the
+origin's :class:`~unob.crawler.politeness.Pacer`, takes one of the global
+``concurrency`` slots, fetches, interprets the answer and hands the
+resulting :class:`~unob.crawler.store.EntryRecord` to the store.  When an
+origin runs dry its workers end; links found later to that origin wake the
+dispatcher, which starts it again.  The crawl ends when no worker runs and
+the database has nothing due (every entry submitted before that question is
+part of the answer: the store runs commands in order).
+
+Per URL, in order: robots.txt (disallowed -> entry 110, no request);
+``max_requests`` (reached -> the run stops, the URL stays due); the request,
+with one immediate retry when the connection failed, timed out or broke off
+(a second ``request_info`` row with ``is_retry``); the answer's meaning
+(:mod:`unob.crawler.outcome`); for HTML, link extraction in a worker thread
+(:mod:`unob.crawler.page`); patience (an origin that keeps failing is given
+up for the run).  Redirects are recorded and their targets enqueued, never
+followed.
+
+Ctrl-C: the first stops taking new URLs and lets requests in flight finish
+for :data:`GRACE_S` seconds; then (or at a second Ctrl-C) they are
+cancelled and logged as ``cancelled`` (their candidates stay due).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from multidict import CIMultiDictProxy
+
+from unob.codes import CrawlType, ExitCode, InformationSource, SchedulingReason
+from unob.crawler import body as bodylib
+from unob.crawler.fetch import ACCEPT_HTML, ACCEPT_IMAGE, Answer, BodyPlan, Fetcher
+from unob.crawler.frontier import Candidate, OriginQueue, origin_of_canonical
+from unob.crawler.links import parse_x_robots_tag
+from unob.crawler.outcome import FLUKE_FAILURES, is_image, redirect_target, status_exit_code
+from unob.crawler.page import PageAnalysis, analyse_page
+from unob.crawler.politeness import Pacer, Patience, parse_retry_after
+from unob.crawler.progress import CrawlStats
+from unob.crawler.robots import MAX_BYTES as ROBOTS_MAX_BYTES
+from unob.crawler.robots import MAX_REDIRECTS as ROBOTS_MAX_REDIRECTS
+from unob.crawler.robots import RobotsRules, robots_url
+from unob.crawler.scope import Scope
+from unob.crawler.store import (
+    BoundedCache,
+    CrawlStore,
+    EntryRecord,
+    FileRecord,
+    NewCandidate,
+    RedirectRecord,
+    RequestRecord,
+)
+from unob.settings import CrawlSettings
+
+__all__ = [
+    "GRACE_S",
+    "STOP_FRONTIER_EMPTY",
+    "STOP_GAVE_UP",
+    "STOP_INTERRUPTED",
+    "STOP_MAX_REQUESTS",
+    "Engine",
+]
+
+#: how long requests in flight may finish after Ctrl-C before they are cancelled
+GRACE_S = 5.0
+#: candidates pulled from the database per origin at a time
+PULL_BATCH = 32
+#: robots.txt fetches in a row that may find it unreachable (5xx, no answer) before the
+#: origin is given up for the run: each waits ``robots_retry_s`` (RFC 9309 §2.3.1.4:
+#: meanwhile everything is disallowed), so a dead host costs at most two such waits
+ROBOTS_ATTEMPTS = 3
+
+STOP_FRONTIER_EMPTY = "frontier_empty"
+STOP_MAX_REQUESTS = "max_requests"
+STOP_INTERRUPTED = "interrupted"
+STOP_GAVE_UP = "origins_gave_up"
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class _Origin:
+    """Run-time state of one origin: its queue, pacer, patience and robots.txt rules."""
+
+    __slots__ = (
+        "changed",
+        "gave_up",
+        "id",
+        "name",
+        "pacer",
+        "patience",
+        "pull_lock",
+        "queue",
+        "robots",
+        "robots_failures",
+        "robots_lock",
+        "workers",
+    )
+
+    def __init__(self, origin_id: int, name: str, settings: CrawlSettings) -> None:
+        self.id = origin_id
+        self.name = name
+        self.queue = OriginQueue()
+        self.pacer = Pacer.from_settings(settings)
+        self.patience = Patience(settings.patience)
+        self.robots: RobotsRules | None = None
+        self.robots_failures = 0
+        self.robots_lock = asyncio.Lock()
+        self.pull_lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.gave_up = False
+        self.workers = 0
+
+
+@dataclass(slots=True)
+class _Fetched:
+    """The requests made for one URL (the last one counts) and the time they took."""
+
+    answers: list[Answer]
+
+    @property
+    def last(self) -> Answer:
+        return self.answers[-1]
+
+
+class Engine:
+    """One crawl run over an open store (see the module docstring)."""
+
+    def __init__(
+        self,
+        settings: CrawlSettings,
+        store: CrawlStore,
+        fetcher: Fetcher,
+        scope: Scope,
+        stats: CrawlStats,
+        *,
+        parse_threads: int = 1,
+        max_active_origins: int | None = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.fetcher = fetcher
+        self.scope = scope
+        self.stats = stats
+        self.stop_reason: str | None = None
+        self.given_up: dict[int, str] = {}
+        self._slots = asyncio.Semaphore(settings.concurrency)
+        self._active: dict[int, _Origin] = {}
+        self._active_names: set[str] = set()
+        self._idle: BoundedCache[int, _Origin] = BoundedCache(1024)
+        self._max_active = max_active_origins or max(64, settings.concurrency * 8)
+        self._wake = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._requests = 0
+        self._pool = ThreadPoolExecutor(parse_threads, thread_name_prefix="unob-parse")
+        self._interrupts = 0
+        self._wake_pending = False
+
+    # ------------------------------------------------------------------ control
+
+    def stop(self, reason: str) -> None:
+        """Stop taking new URLs (requests in flight finish)."""
+        if self.stop_reason is None:
+            self.stop_reason = reason
+            self.stats.stopping = reason
+        self._wake.set()
+        for origin in self._active.values():
+            origin.changed.set()
+
+    def interrupt(self) -> None:
+        """Ctrl-C: stop; cancel in-flight requests after the grace time or a second Ctrl-C."""
+        self._interrupts += 1
+        self.stop(STOP_INTERRUPTED)
+        if self._interrupts == 1:
+            asyncio.get_running_loop().call_later(GRACE_S, self._cancel_all)
+        else:
+            self._cancel_all()
+
+    def _cancel_all(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+    # ------------------------------------------------------------------ dispatcher
+
+    async def run(self) -> str:
+        """Crawl until the frontier is empty, max_requests is reached or Ctrl-C."""
+        try:
+            while True:
+                self._wake.clear()
+                if self.stop_reason is None:
+                    await self._start_due_origins()
+                if not self._active:
+                    if self.stop_reason is None:
+                        self.stop_reason = STOP_GAVE_UP if self.given_up else STOP_FRONTIER_EMPTY
+                    break
+                await self._wake.wait()
+        finally:
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        return self.stop_reason
+
+    async def _start_due_origins(self) -> None:
+        due = await self.store.due_origins(
+            force_recrawl=self.settings.force_recrawl,
+            now=int(time.time()),
+        )
+        for origin_id, name in due:
+            if len(self._active) >= self._max_active or self.stop_reason is not None:
+                break
+            if origin_id in self._active or origin_id in self.given_up:
+                continue
+            origin = self._idle.get(origin_id) or _Origin(origin_id, name, self.settings)
+            origin.queue.reopen()
+            self._active[origin_id] = origin
+            self._active_names.add(name)
+            for _ in range(self.settings.per_origin_concurrency):
+                origin.workers += 1
+                task = asyncio.create_task(self._worker(origin), name=f"crawl {name}")
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        self.stats.active_origins = len(self._active)
+
+    def _worker_done(self, origin: _Origin) -> None:
+        origin.workers -= 1
+        if origin.workers > 0:
+            return
+        self._active.pop(origin.id, None)
+        self._active_names.discard(origin.name)
+        if not origin.gave_up:
+            self._idle.put(origin.id, origin)
+        self.stats.active_origins = len(self._active)
+        self._wake.set()
+
+    # ------------------------------------------------------------------ per origin
+
+    async def _worker(self, origin: _Origin) -> None:
+        try:
+            while self.stop_reason is None and not origin.gave_up:
+                candidate = origin.queue.take()
+                if candidate is None:
+                    if origin.queue.needs_pull:
+                        await self._pull(origin)
+                        continue
+                    if origin.queue.busy:
+                        origin.changed.clear()
+                        await origin.changed.wait()
+                        continue
+                    return
+                try:
+                    await self._crawl(origin, candidate)
+                finally:
+                    origin.queue.done(candidate.url_id)
+                    origin.queue.reopen()
+                    origin.changed.set()
+        finally:
+            self._worker_done(origin)
+
+    async def _pull(self, origin: _Origin) -> None:
+        async with origin.pull_lock:
+            if not origin.queue.needs_pull:
+                return
+            batch = await self.store.pull(
+                origin.id,
+                PULL_BATCH,
+                origin.queue.in_flight,
+                force_recrawl=self.settings.force_recrawl,
+                now=int(time.time()),
+            )
+            keep: list[Candidate] = []
+            park: list[int] = []
+            for candidate in batch:
+                if self._in_scope(candidate):
+                    keep.append(candidate)
+                else:
+                    park.append(candidate.url_id)
+            if park:
+                # out of scope for this run's settings: parked (next_due NULL) until
+                # found again as a link or given as a seed
+                await self.store.park(park)
+            origin.queue.refill(keep, short=len(batch) < PULL_BATCH)
+
+    def _in_scope(self, candidate: Candidate) -> bool:
+        if candidate.crawl_type == CrawlType.IMAGE_CRAWL:
+            return self.settings.images and self.scope.accepts_image(candidate.url)
+        return self.scope.accepts(candidate.url, candidate.depth)
+
+    # ------------------------------------------------------------------ robots.txt
+
+    async def _robots(self, origin: _Origin) -> RobotsRules | None:
+        """Fresh robots.txt rules of the origin; None when it was given up meanwhile."""
+        rules = origin.robots
+        if rules is not None and not rules.expired(time.time()):
+            return rules
+        async with origin.robots_lock:
+            while not origin.gave_up and self.stop_reason is None:
+                rules = origin.robots
+                if rules is not None and not rules.expired(time.time()):
+                    if not rules.unavailable:
+                        return rules
+                    await asyncio.sleep(max(0.0, rules.expires_unix - time.time()))
+                    continue
+                rules = await self._fetch_robots(origin, refetch=rules is not None)
+                origin.robots = rules
+                origin.pacer.set_crawl_delay(rules.crawl_delay_s)
+                if not rules.unavailable:
+                    origin.robots_failures = 0
+                    return rules
+                origin.robots_failures += 1
+                exhausted = origin.patience.on_outcome(ExitCode.ROBOTS_UNAVAILABLE)
+                if exhausted or origin.robots_failures >= ROBOTS_ATTEMPTS:
+                    self._give_up(origin)
+        return None
+
+    async def _fetch_robots(self, origin: _Origin, *, refetch: bool) -> RobotsRules:
+        url = robots_url(origin.name)
+        started_ms = _now_ms()
+        t0 = time.perf_counter()
+
+        def plan(status: int, _headers: CIMultiDictProxy[str]) -> BodyPlan | None:
+            return BodyPlan(ROBOTS_MAX_BYTES, truncate=True) if 200 <= status < 300 else None
+
+        fetched = await self._fetch(origin, url, {}, plan, max_redirects=ROBOTS_MAX_REDIRECTS)
+        last = fetched.last
+        scale = self.settings.time_scale
+        status = last.status if last.failure is None or last.answered else None
+        rules = RobotsRules.from_response(
+            status if last.failure is None else None,
+            last.body,
+            time.time(),
+            token=self.settings.robots_token,
+            refetch_s=self.settings.robots_refetch_s * scale,
+            retry_s=self.settings.robots_retry_s * scale,
+            previous=origin.robots,
+        )
+        exit_code = last.failure if last.failure is not None else status_exit_code(last.status or 0)
+        message = last.message
+        if rules.unavailable:
+            message = f"robots.txt unavailable, nothing allowed for now ({message or status})"
+        self._submit(
+            EntryRecord(
+                uuid=str(uuid.uuid4()),
+                url=url,
+                origin=origin.name,
+                crawl_type=CrawlType.ROBOTSTXT_FETCH,
+                scheduling_reason=(
+                    SchedulingReason.RECRAWL if refetch else SchedulingReason.EXPLORE
+                ),
+                started_unix_ms=started_ms,
+                time_taken_ms=int((time.perf_counter() - t0) * 1000),
+                exit_code=exit_code,
+                message=message,
+                depth=None,
+                requests=self._request_records(fetched, exit_code, approved=True),
+                update_candidate=False,
+            ),
+            is_page=False,
+            is_image=False,
+        )
+        return rules
+
+    # ------------------------------------------------------------------ one URL
+
+    async def _crawl(self, origin: _Origin, candidate: Candidate) -> None:
+        started_ms = _now_ms()
+        t0 = time.perf_counter()
+        entry = EntryRecord(
+            uuid=str(uuid.uuid4()),
+            url=candidate.url,
+            origin=origin.name,
+            crawl_type=candidate.crawl_type,
+            scheduling_reason=candidate.scheduling_reason,
+            started_unix_ms=started_ms,
+            time_taken_ms=None,
+            exit_code=ExitCode.CANCELLED,
+            message=None,
+            depth=candidate.depth,
+            url_id=candidate.url_id,
+            recrawl_interval_s=self.settings.recrawl_interval_s,
+        )
+        try:
+            await self._crawl_into(origin, candidate, entry)
+        except asyncio.CancelledError:
+            entry.exit_code = ExitCode.CANCELLED
+            entry.message = "cancelled (Ctrl-C) before the answer was complete"
+            entry.file = None
+            entry.redirects = []
+            entry.candidates = []
+            entry.time_taken_ms = int((time.perf_counter() - t0) * 1000)
+            self._submit(entry, is_page=False, is_image=False)
+            raise
+        if entry.exit_code is ExitCode.CANCELLED:
+            return  # not crawled in this run after all (stopping); stays due
+        entry.time_taken_ms = int((time.perf_counter() - t0) * 1000)
+        self._submit(
+            entry,
+            is_page=candidate.crawl_type == CrawlType.FILE_CRAWL,
+            is_image=candidate.crawl_type == CrawlType.IMAGE_CRAWL,
+        )
+        await self.store.wait_for_room()
+
+    async def _crawl_into(self, origin: _Origin, candidate: Candidate, entry: EntryRecord) -> None:
+        """Fill ``entry`` with what crawling ``candidate`` gives (CANCELLED = skip it)."""
+        rules = await self._robots(origin)
+        if rules is None:
+            if origin.gave_up and self.stop_reason is None:
+                entry.exit_code = ExitCode.ROBOTS_UNAVAILABLE
+                entry.message = "robots.txt stayed unreachable; origin given up for this run"
+            return
+        if not rules.allowed(candidate.url):
+            entry.exit_code = ExitCode.ROBOTS_DISALLOWED
+            entry.message = "disallowed by robots.txt"
+            return
+        max_requests = self.settings.max_requests
+        if max_requests is not None and self._requests >= max_requests:
+            self.stop(STOP_MAX_REQUESTS)
+            return
+        if self.stop_reason is not None:
+            return
+        self._requests += 1
+        self.stats.requests += 1
+
+        fetched = await self._fetch(
+            origin,
+            candidate.url,
+            self._request_headers(candidate),
+            self._body_plan(candidate),
+        )
+        await self._interpret(candidate, fetched, entry)
+        if origin.patience.on_outcome(entry.exit_code):
+            self._give_up(origin)
+            entry.message = (entry.message + "; " if entry.message else "") + (
+                "origin given up for this run (patience exhausted)"
+            )
+
+    def _request_headers(self, candidate: Candidate) -> dict[str, str]:
+        headers = {
+            "Accept": ACCEPT_IMAGE if candidate.crawl_type == CrawlType.IMAGE_CRAWL else ACCEPT_HTML
+        }
+        # Conditional recrawl (RFC 9110 §13.1): only from the last contentful crawl.
+        if candidate.etag:
+            headers["If-None-Match"] = candidate.etag
+        if candidate.last_modified_unix is not None:
+            headers["If-Modified-Since"] = _http_date(candidate.last_modified_unix)
+        return headers
+
+    def _body_plan(
+        self, candidate: Candidate
+    ) -> Callable[[int, CIMultiDictProxy[str]], BodyPlan | None]:
+        settings = self.settings
+        wants_image = candidate.crawl_type == CrawlType.IMAGE_CRAWL
+
+        def plan(status: int, headers: CIMultiDictProxy[str]) -> BodyPlan | None:
+            if not 200 <= status < 300:
+                return None
+            mime = bodylib.mime_of(headers.get("Content-Type"))
+            if is_image(mime):
+                return BodyPlan(settings.max_image_bytes) if settings.images else None
+            if wants_image:
+                return None
+            if not mime or bodylib.is_html(mime):  # no Content-Type: read, then sniff
+                return BodyPlan(settings.max_body_bytes)
+            return None
+
+        return plan
+
+    async def _fetch(
+        self,
+        origin: _Origin,
+        url: str,
+        headers: dict[str, str],
+        plan: Callable[[int, CIMultiDictProxy[str]], BodyPlan | None],
+        *,
+        max_redirects: int = 0,
+    ) -> _Fetched:
+        """Paced request plus one immediate retry on a fluke failure."""
+        start = origin.pacer.reserve(time.monotonic())
+        delay = start - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        answers: list[Answer] = []
+        async with self._slots:
+            for _attempt in range(2):
+                answer = await self.fetcher.get(
+                    url, headers=headers, plan=plan, max_redirects=max_redirects
+                )
+                answers.append(answer)
+                now = time.monotonic()
+                if answer.answered:
+                    retry_after = parse_retry_after(answer.header("Retry-After"), time.time())
+                    origin.pacer.on_response(
+                        now, (answer.duration_ms or 0) / 1000, answer.status or 0, retry_after
+                    )
+                else:
+                    origin.pacer.on_no_answer(now)
+                if answer.body_bytes:
+                    self.stats.bytes_read += answer.body_bytes
+                if answer.failure not in FLUKE_FAILURES:
+                    break
+        return _Fetched(answers)
+
+    # ------------------------------------------------------------------ answers
+
+    def _request_records(
+        self, fetched: _Fetched, final: ExitCode, *, approved: bool
+    ) -> list[RequestRecord]:
+        records = []
+        for i, answer in enumerate(fetched.answers):
+            last = i == len(fetched.answers) - 1
+            retry_after = parse_retry_after(answer.header("Retry-After"), time.time())
+            x_robots = answer.header_all("X-Robots-Tag")
+            records.append(
+                RequestRecord(
+                    sent_unix_ms=answer.sent_unix_ms,
+                    duration_ms=answer.duration_ms,
+                    robotstxt_approved=approved,
+                    is_retry=i > 0,
+                    exit_code=final if last else (answer.failure or final),
+                    http_status=answer.status,
+                    http_etag=answer.etag,
+                    server_last_modified_unix_utc=answer.last_modified_unix,
+                    content_type=answer.content_type,
+                    content_encoding=answer.header("Content-Encoding"),
+                    body_bytes=answer.body_bytes,
+                    retry_after_s=None if retry_after is None else int(retry_after),
+                    x_robots_tag=", ".join(x_robots) if x_robots else None,
+                )
+            )
+        return records
+
+    async def _interpret(self, candidate: Candidate, fetched: _Fetched, entry: EntryRecord) -> None:
+        last = fetched.last
+        if last.failure is not None:
+            entry.exit_code = last.failure
+            entry.message = last.message
+        else:
+            status = last.status or 0
+            entry.exit_code = status_exit_code(status)
+            if 200 <= status < 300:
+                await self._interpret_file(candidate, last, entry)
+            elif entry.exit_code in (ExitCode.PERMANENT_REDIRECT, ExitCode.REDIRECT):
+                self._interpret_redirect(candidate, last, entry)
+            elif entry.exit_code is ExitCode.DID_NOT_UNDERSTAND_ANSWER:
+                entry.message = f"HTTP status {status} not understood"
+            elif entry.exit_code is not ExitCode.FILE_DID_NOT_CHANGE:
+                entry.message = f"HTTP {status}"
+        entry.requests = self._request_records(fetched, entry.exit_code, approved=True)
+
+    def _interpret_redirect(self, candidate: Candidate, answer: Answer, entry: EntryRecord) -> None:
+        location = answer.header("Location")
+        target = redirect_target(candidate.url, location) if location else None
+        normalized = self.scope.normalize(target.url) if target is not None else None
+        if target is None or normalized is None:
+            entry.exit_code = ExitCode.DID_NOT_UNDERSTAND_ANSWER
+            entry.message = f"HTTP {answer.status} without a usable Location ({location!r})"
+            return
+        to_origin = origin_of_canonical(normalized)
+        entry.redirects.append(
+            RedirectRecord(
+                to_url=normalized,
+                to_origin=to_origin,
+                to_fragment=target.fragment,
+                http_status=answer.status,
+                is_permanent=entry.exit_code is ExitCode.PERMANENT_REDIRECT,
+                by_security_policy=target.by_security_policy,
+                information_source=InformationSource.RESPONSE_HEADER,
+            )
+        )
+        entry.message = f"-> {normalized}"
+        # A redirect counts as a hop (depth + 1): chains of redirects are bounded by
+        # max_depth like chains of links; loops end because a URL is crawled once a run.
+        depth = candidate.depth + 1
+        accepted = (
+            self.scope.accepts_image(normalized)
+            if candidate.crawl_type == CrawlType.IMAGE_CRAWL
+            else self.scope.accepts(normalized, depth)
+        )
+        if accepted:
+            entry.candidates.append(
+                NewCandidate(normalized, to_origin, depth, candidate.crawl_type)
+            )
+            self._note_origin(to_origin)
+
+    async def _interpret_file(
+        self, candidate: Candidate, answer: Answer, entry: EntryRecord
+    ) -> None:
+        content_type = answer.content_type
+        mime = bodylib.mime_of(content_type)
+        noindex, nofollow = _x_robots(answer, self.settings.robots_token)
+        body = answer.body
+        info = FileRecord(
+            mime_type=mime or None,
+            charset=None,
+            size=answer.body_bytes if body is not None else _content_length(answer),
+            last_modified_unix_utc=answer.last_modified_unix,
+            body=None,
+            robots_noindex=noindex,
+            robots_nofollow=nofollow,
+        )
+        entry.file = info
+        if body is None:
+            entry.exit_code = ExitCode.FILE_OF_UNKNOWN_TYPE
+            entry.message = f"not stored: {mime or 'no Content-Type'}"
+            return
+        if is_image(mime):
+            info.body = body
+            info.compress = mime == "image/svg+xml"  # other formats are compressed already
+            entry.exit_code = ExitCode.NOINDEX if noindex else ExitCode.FILE_INGESTED
+            return
+        if not mime and not _looks_like_html(body):
+            entry.exit_code = ExitCode.FILE_OF_UNKNOWN_TYPE
+            entry.message = "not stored: no Content-Type and not HTML"
+            return
+        loop = asyncio.get_running_loop()
+        page: PageAnalysis = await loop.run_in_executor(
+            self._pool,
+            analyse_page,
+            body,
+            candidate.url,
+            content_type,
+            candidate.depth,
+            self.scope,
+            self.settings.images,
+            self.settings.max_links_per_page,
+            self.settings.robots_token,
+            nofollow,
+        )
+        info.mime_type = mime or "text/html"
+        info.body = body
+        info.charset = page.charset
+        info.canonical_url = page.canonical_url
+        info.links_found = page.links_found
+        info.robots_noindex = noindex or page.noindex
+        info.robots_nofollow = nofollow or page.nofollow
+        entry.exit_code = ExitCode.NOINDEX if info.robots_noindex else ExitCode.FILE_INGESTED
+        entry.candidates.extend(page.candidates)
+        for found in page.candidates:
+            self._note_origin(found.origin)
+        if page.refresh is not None:
+            entry.redirects.append(page.refresh)
+            entry.message = f"meta refresh -> {page.refresh.to_url}"
+            if page.refresh_is_redirect and not info.robots_noindex:
+                entry.exit_code = ExitCode.REDIRECT
+            if page.refresh_candidate is not None:
+                entry.candidates.append(page.refresh_candidate)
+                self._note_origin(page.refresh_candidate.origin)
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _note_origin(self, origin_name: str) -> None:
+        """Links to an origin without running workers wake the dispatcher (after submit)."""
+        if origin_name not in self._active_names:
+            self._wake_pending = True
+
+    def _submit(self, entry: EntryRecord, *, is_page: bool, is_image: bool) -> None:
+        self.store.submit(entry)
+        self.stats.count_entry(int(entry.exit_code), is_page=is_page, is_image=is_image)
+        if self._wake_pending:
+            self._wake_pending = False
+            self._wake.set()
+
+    def _give_up(self, origin: _Origin) -> None:
+        if origin.gave_up:
+            return
+        origin.gave_up = True
+        self.given_up[origin.id] = origin.name
+        self.stats.origins_given_up = len(self.given_up)
+        left = origin.queue.drain()
+        if left:
+            nxt = left[0]
+            # One entry records that the origin was given up; its URLs stay due.
+            self._submit(
+                EntryRecord(
+                    uuid=str(uuid.uuid4()),
+                    url=nxt.url,
+                    origin=origin.name,
+                    crawl_type=nxt.crawl_type,
+                    scheduling_reason=nxt.scheduling_reason,
+                    started_unix_ms=_now_ms(),
+                    time_taken_ms=0,
+                    exit_code=ExitCode.ORIGIN_GAVE_UP,
+                    message=f"not requested: {origin.name} ran out of patience in this run",
+                    depth=nxt.depth,
+                    url_id=nxt.url_id,
+                ),
+                is_page=False,
+                is_image=False,
+            )
+        origin.changed.set()
+
+
+def _x_robots(answer: Answer, token: str) -> tuple[bool, bool]:
+    values = answer.header_all("X-Robots-Tag")
+    if not values:
+        return False, False
+    return parse_x_robots_tag(values, token)
+
+
+def _content_length(answer: Answer) -> int | None:
+    value = answer.header("Content-Length")
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def _looks_like_html(body: bytes) -> bool:
+    """Sniff a body without Content-Type (WHATWG MIME sniffing, the HTML patterns)."""
+    head = body[:1024].lstrip().lower()
+    return head.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<title"))
+
+
+def _http_date(unix: int) -> str:
+    from email.utils import formatdate
+
+    return formatdate(unix, usegmt=True)
