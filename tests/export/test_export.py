@@ -21,7 +21,7 @@ from test_spideriment import FIELDS
 
 from unob.errors import ExportError, NotADatabase, UsageError, WrongDatabaseKind
 from unob.export import export
-from unob.export.dataset import IMAGES_SCHEMA, PAGES_SCHEMA
+from unob.export.dataset import IMAGES, PAGES
 from unob.export.reader import SummaryReader
 
 WHEN = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
@@ -62,7 +62,10 @@ def test_dataset_formats(site: SiteDbs, tmp_path: Path, fmt: str) -> None:
     ]
     assert report.pages == 3 and report.records == 3  # type: ignore[attr-defined]
     reader = {"parquet": "read_parquet", "csv": "read_csv", "jsonl": "read_json"}[fmt]
-    for name, schema, count in (("pages", PAGES_SCHEMA, 3), ("images", IMAGES_SCHEMA, 3)):
+    for name, schema, count in (
+        ("pages", PAGES.arrow_schema(), 3),
+        ("images", IMAGES.arrow_schema(), 3),
+    ):
         file = out / f"{name}{suffix}"
         relation = duckdb.sql(f"SELECT * FROM {reader}('{file}')")
         assert relation.columns == schema.names

@@ -13,9 +13,12 @@ from export_helpers import make_page, read_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unob.export.dataset import IMAGES_SCHEMA, PAGES_SCHEMA, page_row
+from unob.export.dataset import IMAGES, PAGES, page_row
 from unob.export.records import HeadingRef, PageRecord, TextFields
 from unob.export.tables import TABLE_FORMATS, open_table
+
+PAGES_SCHEMA = PAGES.arrow_schema()
+IMAGES_SCHEMA = IMAGES.arrow_schema()
 
 
 def test_schemas_are_the_seeds() -> None:
@@ -62,7 +65,7 @@ def test_title_falls_back_to_the_first_h1_and_content_to_secondary_text() -> Non
 
 @pytest.mark.parametrize("fmt", sorted(TABLE_FORMATS))
 def test_tables_stream_in_batches_and_read_back(tmp_path: Path, fmt: str) -> None:
-    writer = open_table(fmt, tmp_path, "pages", PAGES_SCHEMA)
+    writer = open_table(fmt, tmp_path, PAGES)
     expected = []
     for batch in range(3):
         rows = [page_row(make_page(key=i, url=f"https://e.org/{batch}/{i}")) for i in range(800)]
@@ -83,7 +86,7 @@ def test_tables_stream_in_batches_and_read_back(tmp_path: Path, fmt: str) -> Non
 
 @pytest.mark.parametrize("fmt", sorted(TABLE_FORMATS))
 def test_empty_tables_are_still_written(tmp_path: Path, fmt: str) -> None:
-    writer = open_table(fmt, tmp_path, "images", IMAGES_SCHEMA)
+    writer = open_table(fmt, tmp_path, IMAGES)
     writer.close()
     assert read_table(writer.path) == []
     if fmt == "parquet":
@@ -107,7 +110,7 @@ def test_any_text_survives_every_table_format(
         {"image_path": a, "source_page": b, "alt_text": c, "image_url": a + c} for a, b, c in values
     ]
     for fmt in TABLE_FORMATS:
-        writer = open_table(fmt, directory, f"t_{fmt}", IMAGES_SCHEMA)
+        writer = open_table(fmt, directory, IMAGES, f"t_{fmt}")
         writer.write(rows)
         writer.close()
         assert read_table(writer.path) == rows, fmt

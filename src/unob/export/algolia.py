@@ -30,7 +30,9 @@ silent (reference/export-formats.md §B, "Not found"):
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,7 +122,10 @@ def sections(page: PageRecord) -> list[Section]:
     later heading is found, as it came earlier in the document.
     """
     headings = page.headings
-    wanted = [collapse(h.text) for h in headings]
+    # Heading text -> its positions in document order, to find the next match fast.
+    wanted: dict[str, list[int]] = {}
+    for index, heading in enumerate(headings):
+        wanted.setdefault(collapse(heading.text), []).append(index)
     levels: list[str | None] = [None] * 6
     current = Section(None, tuple(levels))
     out = [current]
@@ -144,11 +149,13 @@ def sections(page: PageRecord) -> list[Section]:
     return out
 
 
-def _find(wanted: Sequence[str], line: str, start: int) -> int | None:
-    for index in range(start, len(wanted)):
-        if wanted[index] == line:
-            return index
-    return None
+def _find(wanted: dict[str, list[int]], line: str, start: int) -> int | None:
+    """The first heading at or after ``start`` whose text is ``line``."""
+    positions = wanted.get(line)
+    if not positions:
+        return None
+    found = bisect.bisect_left(positions, start)
+    return positions[found] if found < len(positions) else None
 
 
 def _base_record(page: PageRecord) -> dict[str, Any]:
@@ -207,8 +214,17 @@ def _assemble(
     return record
 
 
+# What json.dumps(ensure_ascii=False) escapes: quote, backslash, C0 controls.
+_JSON_ESCAPED = re.compile(r'[\x00-\x1f"\\]')
+
+
 def _escaped_len(text: str) -> int:
-    """Bytes ``text`` takes inside a JSON string (quotes, escapes, UTF-8)."""
+    """Bytes ``text`` takes inside a JSON string (quotes, escapes, UTF-8).
+
+    Called once per word of every page, so the common cases skip json.dumps.
+    """
+    if _JSON_ESCAPED.search(text) is None:
+        return len(text) if text.isascii() else utf8_len(text)
     return utf8_len(json.dumps(text, ensure_ascii=False)) - 2
 
 
@@ -326,7 +342,7 @@ def algolia_records(
     records: list[dict[str, Any]] = []
     for section in sections(page):
         base, fields, available = _fit_metadata(page_base, page, section, max_record_bytes)
-        content = collapse(" ".join(section.lines))
+        content = " ".join(section.lines)  # lines are collapsed and non-empty
         for chunk in _chunks(content, available):
             records.append(_assemble(base, fields, chunk, len(records)))
     return records

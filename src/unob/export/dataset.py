@@ -19,42 +19,65 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from .records import PageRecord
 from .text import iso_utc
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 __all__ = [
-    "IMAGES_SCHEMA",
+    "IMAGES",
     "MAX_REPORTED_ERRORS",
-    "PAGES_SCHEMA",
+    "PAGES",
     "CrawlFacts",
     "CrawlReport",
     "ImageRow",
+    "TableSpec",
     "page_row",
 ]
 
-PAGES_SCHEMA = pa.schema(
-    [
-        pa.field("url", pa.string()),
-        pa.field("title", pa.string()),
-        pa.field("headings", pa.string()),
-        pa.field("content", pa.string()),
-        pa.field("meta_description", pa.string()),
-        pa.field("crawl_date", pa.string()),
-        pa.field("word_count", pa.int64()),
-    ]
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """A dataset table: file name stem and (column, Arrow type name) in order."""
+
+    name: str
+    columns: tuple[tuple[str, str], ...]
+
+    @property
+    def names(self) -> list[str]:
+        return [column for column, _ in self.columns]
+
+    def arrow_schema(self) -> pa.Schema:
+        """The Arrow schema (pyarrow is imported only by formats that need it)."""
+        import pyarrow as pa
+
+        return pa.schema([pa.field(name, getattr(pa, kind)()) for name, kind in self.columns])
+
+
+PAGES = TableSpec(
+    "pages",
+    (
+        ("url", "string"),
+        ("title", "string"),
+        ("headings", "string"),
+        ("content", "string"),
+        ("meta_description", "string"),
+        ("crawl_date", "string"),
+        ("word_count", "int64"),
+    ),
 )
 
-IMAGES_SCHEMA = pa.schema(
-    [
-        pa.field("image_path", pa.string()),
-        pa.field("source_page", pa.string()),
-        pa.field("alt_text", pa.string()),
-        pa.field("image_url", pa.string()),
-    ]
+IMAGES = TableSpec(
+    "images",
+    (
+        ("image_path", "string"),
+        ("source_page", "string"),
+        ("alt_text", "string"),
+        ("image_url", "string"),
+    ),
 )
 
 

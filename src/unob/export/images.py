@@ -30,9 +30,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
-import imagehash
-from PIL import Image
-
 __all__ = [
     "DEFAULT_MAX_DISTANCE",
     "DEFAULT_MIN_SIZE",
@@ -83,6 +80,11 @@ class ImageProbe:
 
 def probe_image(data: bytes) -> ImageProbe:
     """Size, format and pHash of an image; unreadable data gives an empty probe."""
+    # Imported here: imagehash brings numpy and scipy (20 MB), which only
+    # dataset exports with images need.
+    import imagehash
+    from PIL import Image
+
     try:
         with warnings.catch_warnings():
             # Pillow warns (a RuntimeWarning) before it refuses huge images;

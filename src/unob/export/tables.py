@@ -21,8 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+from .dataset import TableSpec
 
 __all__ = ["TABLE_FORMATS", "TableWriter", "open_table"]
 
@@ -50,11 +49,16 @@ def _approx_size(row: dict[str, Any]) -> int:
 
 
 class ParquetTable:
-    def __init__(self, path: Path, schema: pa.Schema) -> None:
+    def __init__(self, path: Path, spec: TableSpec) -> None:
+        # 50 MB of libraries, loaded by this format only.
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self._from_pylist = pa.Table.from_pylist
         self.path = path
         self.rows = 0
-        self._schema = schema
-        self._writer = pq.ParquetWriter(path, schema, compression="snappy")
+        self._schema = spec.arrow_schema()
+        self._writer = pq.ParquetWriter(path, self._schema, compression="snappy")
         self._pending: list[dict[str, Any]] = []
         self._pending_bytes = 0
 
@@ -67,7 +71,7 @@ class ParquetTable:
 
     def _flush(self) -> None:
         if self._pending:
-            self._writer.write_table(pa.Table.from_pylist(self._pending, schema=self._schema))
+            self._writer.write_table(self._from_pylist(self._pending, schema=self._schema))
             self.rows += len(self._pending)
             self._pending = []
             self._pending_bytes = 0
@@ -78,10 +82,10 @@ class ParquetTable:
 
 
 class CsvTable:
-    def __init__(self, path: Path, schema: pa.Schema) -> None:
+    def __init__(self, path: Path, spec: TableSpec) -> None:
         self.path = path
         self.rows = 0
-        self._names = schema.names
+        self._names = spec.names
         self._file = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115 - see close()
         self._writer = csv.writer(self._file)
         self._writer.writerow(self._names)
@@ -96,10 +100,10 @@ class CsvTable:
 
 
 class JsonlTable:
-    def __init__(self, path: Path, schema: pa.Schema) -> None:
+    def __init__(self, path: Path, spec: TableSpec) -> None:
         self.path = path
         self.rows = 0
-        self._names = schema.names
+        self._names = spec.names
         self._file = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115 - see close()
 
     def write(self, rows: Iterable[dict[str, Any]]) -> None:
@@ -119,6 +123,6 @@ _WRITERS: dict[str, type[ParquetTable] | type[CsvTable] | type[JsonlTable]] = {
 }
 
 
-def open_table(fmt: str, directory: Path, name: str, schema: pa.Schema) -> TableWriter:
-    """Start ``directory/name.<ext>`` in the dataset format ``fmt``."""
-    return _WRITERS[fmt](directory / f"{name}{TABLE_FORMATS[fmt]}", schema)
+def open_table(fmt: str, directory: Path, spec: TableSpec, name: str = "") -> TableWriter:
+    """Start ``directory/<name or spec.name>.<ext>`` in the dataset format ``fmt``."""
+    return _WRITERS[fmt](directory / f"{name or spec.name}{TABLE_FORMATS[fmt]}", spec)

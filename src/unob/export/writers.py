@@ -20,9 +20,9 @@ from typing import Protocol
 from .algolia import DEFAULT_MAX_RECORD_BYTES, INDEX_SETTINGS, algolia_records, serialize
 from .bodies import BodySource
 from .dataset import (
-    IMAGES_SCHEMA,
+    IMAGES,
     MAX_REPORTED_ERRORS,
-    PAGES_SCHEMA,
+    PAGES,
     CrawlFacts,
     CrawlReport,
     page_row,
@@ -162,8 +162,8 @@ class DatasetWriter:
         self._scratch.execute("PRAGMA journal_mode = OFF")
         self._scratch.execute("PRAGMA synchronous = OFF")
         self._external = SeenSet(self._scratch, "external_link")
-        self._pages = open_table(table_format, root, "pages", PAGES_SCHEMA)
-        self._images = open_table(table_format, root, "images", IMAGES_SCHEMA)
+        self._pages = open_table(table_format, root, PAGES)
+        self._images = open_table(table_format, root, IMAGES)
         self._readable = ReadableWriter(root / "readable")
         self._raw = RawHtmlWriter(root) if options.raw_html else None
         self._image_store = ImageStore(
