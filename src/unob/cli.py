@@ -177,6 +177,56 @@ def demo(
     run_demo(output, echo=typer.echo, progress=not quiet)
 
 
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="One SQL statement.")],
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            metavar="crawl|summary|PATH",
+            help="`crawl` (./crawl.db), `summary` (./summary.db) or a database file.",
+        ),
+    ] = "crawl",
+    fmt: Annotated[
+        str, typer.Option("--format", metavar="table|csv|json", help="Output format.")
+    ] = "table",
+) -> None:
+    """Run one read-only SQL statement; rows stream out. Writes are refused."""
+    import sys
+
+    from unob.query import resolve_db, run_sql
+
+    run_sql(resolve_db(db), query, fmt, sys.stdout)
+
+
+@app.command()
+def search(
+    query: Annotated[
+        str,
+        typer.Argument(
+            metavar="QUERY",
+            help='Words, "exact phrases", -"excluded phrases", site:HOST, host:HOST.',
+        ),
+    ],
+    summary_db: Annotated[
+        Path, typer.Option("--summary-db", help="Summary database to search.")
+    ] = SUMMARY_DB,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="Results to show.")] = 10,
+    site: Annotated[
+        str | None,
+        typer.Option("--site", metavar="HOST", help="Only HOST and its subdomains (site:HOST)."),
+    ] = None,
+) -> None:
+    """Full-text search of the current pages in a summary database, best first."""
+    import sys
+
+    from unob.query import search as run_search
+    from unob.query.render import render_results
+
+    render_results(run_search(summary_db, query, limit=limit, site=site), sys.stdout)
+
+
 def _fail(message: str, code: int = 1) -> NoReturn:
     typer.echo(f"unob: error: {message}", err=True)
     raise SystemExit(code)

@@ -4,9 +4,9 @@ The schema pages are rendered from what the migrations actually build: the
 migrations run into a temporary database, which is then read back through
 ``sqlite_master`` and ``PRAGMA table_info`` / ``index_list`` /
 ``foreign_key_list``.  The meaning of each column (and what NULL means)
-comes from the ``comment=`` of its column in :mod:`unob.schema` (tables),
-from :mod:`unob.query.views` (views) and from the module that owns a virtual
-table.  The CLI page is rendered from the typer app's command tree.
+comes from the ``comment=`` of its column in :mod:`unob.schema` (tables) and
+from :mod:`unob.query.views` (views and the full-text index).  The CLI page
+is rendered from the typer app's command tree.
 
 Tests render everything again and compare with the checked-in files, so the
 docs cannot drift from the code::
@@ -232,18 +232,6 @@ def introspect(conn: sqlite3.Connection) -> list[RelationInfo]:
 # --------------------------------------------------------------------------- document
 
 
-def _virtual_table_docs(kind: str) -> dict[str, ViewDoc]:
-    """Docs of virtual tables and their helper views, from the modules that own them."""
-    if kind != "summary":
-        return {}
-    try:
-        fts = importlib.import_module("unob.summarizer.fts")
-    except ImportError:
-        return {}
-    docs: dict[str, ViewDoc] = getattr(fts, "SCHEMA_DOCS", {})
-    return docs
-
-
 def _auto_meaning(column: ColumnInfo) -> str:
     """Meaning of an undocumented key column, which its name and reference say."""
     if column.references:
@@ -257,7 +245,7 @@ def _auto_meaning(column: ColumnInfo) -> str:
 def document(kind: str, relations: list[RelationInfo]) -> None:
     """Fill in each relation's and column's meaning from the documentation sources."""
     tables = schema_metadata(kind).tables
-    docs = {**VIEW_DOCS[kind], **_virtual_table_docs(kind), **BOOKKEEPING_DOCS}
+    docs = {**VIEW_DOCS[kind], **BOOKKEEPING_DOCS}
     for relation in relations:
         if relation.name in tables:
             table = tables[relation.name]
@@ -438,38 +426,33 @@ def render_schema(schema: SchemaInfo) -> str:
 # --------------------------------------------------------------------------- CLI
 
 
-def _param_names(param: Any) -> str:
-    names = [*param.opts, *getattr(param, "secondary_opts", [])]
-    return " / ".join(f"`{n}`" for n in names)
-
-
-def _param_default(param: Any) -> str:
-    default = param.default
-    if default is None or callable(default) or (getattr(param, "is_flag", False) and not default):
-        return ""
-    if isinstance(default, list | tuple):
-        if not default:
-            return ""
-        default = ", ".join(str(d) for d in default)
-    if isinstance(default, bool):
-        default = str(default).lower()
-    return f"`{default}`"
-
-
-def _walk(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
-    yield path, command
-    for name in sorted(getattr(command, "commands", {})):
-        sub = command.commands[name]
+def _walk(command: Any, ctx: Any) -> Iterator[tuple[Any, Any]]:
+    """Every command below ``command`` (itself first) with its click context."""
+    yield command, ctx
+    # declaration order: the order `unob --help` lists them in
+    for name, sub in getattr(command, "commands", {}).items():
         if not getattr(sub, "hidden", False):
-            yield from _walk(sub, [*path, name])
+            yield from _walk(sub, sub.context_class(sub, info_name=name, parent=ctx))
 
 
-def render_cli() -> str:
-    """The Markdown page of the command line, from the typer app's command tree."""
+def _help_rows(command: Any, ctx: Any) -> Iterator[str]:
+    """One table row per visible parameter, from click's own help records."""
+    for param in command.params:
+        get_record = getattr(param, "get_help_record", None)
+        record = get_record(ctx) if get_record is not None else None
+        if record is None:  # hidden, or a plain click argument without help
+            continue
+        names, help_text = record
+        kind = "argument" if param.param_type_name == "argument" else "option"
+        yield f"| `{_cell(names)}` | {kind} | {_cell(' '.join(help_text.split()))} |"
+
+
+def render_cli(app: Any = None) -> str:
+    """The Markdown page of the command line, from a typer app's command tree."""
     import typer.main
 
-    from unob.cli import app
-
+    if app is None:
+        from unob.cli import app
     root = typer.main.get_command(app)
     lines = [
         "# Command line\n",
@@ -478,48 +461,16 @@ def render_cli() -> str:
         "are data), 1 on a runtime failure, 2 on bad usage. Errors are one line on stderr; "
         "`UNOB_DEBUG=1` shows the traceback.\n",
     ]
-    for path, command in _walk(root, ["unob"]):
-        lines.append(f"## `{' '.join(path)}`\n")
-        ctx = _context(command, path)
-        lines.append("```")
-        lines.append(command.get_usage(ctx).strip())
-        lines.append("```\n")
-        help_text = (command.help or "").strip()
-        if help_text:
-            lines.append(_dedent_help(help_text) + "\n")
-        arguments = [p for p in command.params if p.param_type_name == "argument"]
-        options = [p for p in command.params if p.param_type_name == "option" and not p.hidden]
-        if arguments:
-            lines.append("| argument | help |")
-            lines.append("|---|---|")
-            for p in arguments:
-                lines.append(f"| `{p.make_metavar(ctx)}` | {_cell(getattr(p, 'help', '') or '')} |")
-            lines.append("")
-        if options:
-            lines.append("| option | value | default | help |")
-            lines.append("|---|---|---|---|")
-            for p in options:
-                value = "" if p.is_flag else f"`{p.make_metavar(ctx)}`"
-                if p.multiple:
-                    value += " (repeatable)"
-                lines.append(
-                    f"| {_param_names(p)} | {value} | {_param_default(p)} | {_cell(p.help or '')} |"
-                )
-            lines.append("")
+    for command, ctx in _walk(root, root.context_class(root, info_name="unob")):
+        lines.append(f"## `{ctx.command_path}`\n")
+        lines += ["```", command.get_usage(ctx).strip(), "```\n"]
+        help_text = "\n".join(line.strip() for line in (command.help or "").splitlines())
+        if help_text.strip():
+            lines.append(help_text.replace("\b", "").strip() + "\n")
+        rows = list(_help_rows(command, ctx))
+        if rows:
+            lines += ["| parameter | kind | help |", "|---|---|---|", *rows, ""]
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _context(command: Any, path: list[str]) -> Any:
-    context_class = type(command).context_class
-    parent = None
-    for name in path[:-1]:
-        parent = context_class(command, info_name=name, parent=parent)
-    return context_class(command, info_name=path[-1], parent=parent)
-
-
-def _dedent_help(text: str) -> str:
-    """A command's docstring as Markdown paragraphs (click's \\b markers removed)."""
-    return "\n".join(line.strip() for line in text.replace("\b", "").splitlines()).strip()
 
 
 # --------------------------------------------------------------------------- files

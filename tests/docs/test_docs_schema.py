@@ -23,7 +23,7 @@ from unob.docgen import (
 )
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-KINDS = ["crawl"]
+KINDS = ["crawl", "summary"]
 
 
 @pytest.fixture(scope="module", params=KINDS)

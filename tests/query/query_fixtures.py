@@ -5,7 +5,9 @@ The crawl database tells a small, known story (times are T0 + seconds):
 * agent `first` crawls http://site.test and http://other.test at T0;
   agent `second` recrawls two pages a day later;
 * site.test: robots.txt, `/` (200, then 304 on the recrawl), `/a` (200, then
-  200 with new content), `/b` (200), `/old` -301-> `/a`, `/chain` -302-> `/old`
+  200 with new content), `/b` (200, links to `/a` and the broken `/missing`),
+  `/b-copy` (the same page: an exact duplicate of `/b`), `/de` (German),
+  `/orphan` (a seed no page links to), `/old` -301-> `/a`, `/chain` -302-> `/old`
   (a 2-hop chain), `/loop1` <-> `/loop2` (a loop), `/missing` (404),
   `/private` (robots.txt disallows), `/slow` (timed out twice: a fluke retry);
 * other.test: `/` (200) and `/error` (500);
@@ -235,12 +237,17 @@ class CrawlWriter:
         self.conn.execute(insert(cs.crawl_candidate).values(**values))
 
 
-def page(title: str, body: str, links: tuple[str, ...] = ()) -> bytes:
-    anchors = "".join(f'<a href="{href}">{href}</a>' for href in links)
+def page(title: str, body: str, links: tuple[str, ...] = (), lang: str = "en") -> bytes:
+    anchors = "".join(f'<li><a href="{href}">{href}</a></li>' for href in links)
     return (
-        f"<!doctype html><html lang=en><head><title>{title}</title></head>"
-        f"<body><main><h1>{title}</h1><p>{body}</p>{anchors}</main></body></html>"
+        f"<!doctype html><html lang={lang}><head><title>{title}</title>"
+        f'<meta name="description" content="All about {title}"></head>'
+        f"<body><main><article><h1>{title}</h1><p>{body}</p><ul>{anchors}</ul></article></main>"
+        "</body></html>"
     ).encode()
+
+
+B_PAGE = page("Page B", "bee " * 40, ("/a", "/missing"))
 
 
 SITE = "http://site.test"
@@ -253,11 +260,15 @@ CRAWLS: list[tuple[str, str, int, ExitCode, dict[str, Any]]] = [
     ("first", f"{SITE}/robots.txt", T0, ok, {"status": 200, "duration_ms": 10, "depth": 0,
      "crawl_type": CrawlType.ROBOTSTXT_FETCH, "reason": manual}),
     ("first", f"{SITE}/", T0 + 1, ok, {"status": 200, "duration_ms": 40, "depth": 0,
-     "body": page("Home", "welcome", ("/a", "/b")), "reason": manual}),
+     "body": page("Home", "welcome", ("/a", "/b", "/de")), "reason": manual}),
     ("first", f"{SITE}/a", T0 + 2, ok, {"status": 200, "duration_ms": 60,
      "body": page("Page A", "first version of a")}),
-    ("first", f"{SITE}/b", T0 + 3, ok, {"status": 200, "duration_ms": 80,
-     "body": page("Page B", "bee")}),
+    ("first", f"{SITE}/b", T0 + 3, ok, {"status": 200, "duration_ms": 80, "body": B_PAGE}),
+    ("first", f"{SITE}/b-copy", T0 + 3, ok, {"status": 200, "duration_ms": 80, "body": B_PAGE}),
+    ("first", f"{SITE}/de", T0 + 3, ok, {"status": 200, "duration_ms": 30, "body": page(
+     "Seite", "deutsch", ("/",), lang="de")}),
+    ("first", f"{SITE}/orphan", T0 + 3, ok, {"status": 200, "duration_ms": 30, "body": page(
+     "Orphan", "nobody links here"), "reason": manual, "depth": 0}),
     ("first", f"{SITE}/old", T0 + 4, ExitCode.PERMANENT_REDIRECT, {"status": 301,
      "redirect_to": f"{SITE}/a"}),
     ("first", f"{SITE}/chain", T0 + 5, ExitCode.REDIRECT, {"status": 302,
@@ -299,6 +310,9 @@ def build_crawl_db(path: Path) -> Path:
             (f"{SITE}/", t, ExitCode.FILE_DID_NOT_CHANGE, None),
             (f"{SITE}/a", t + 1, ok, f"{SITE}/"),
             (f"{SITE}/b", T0 + 3, ok, f"{SITE}/"),
+            (f"{SITE}/b-copy", T0 + 3, ok, f"{SITE}/"),
+            (f"{SITE}/de", T0 + 3, ok, f"{SITE}/"),
+            (f"{SITE}/orphan", T0 + 3, ok, None),
             (f"{SITE}/old", T0 + 4, ExitCode.PERMANENT_REDIRECT, f"{SITE}/"),
             (f"{SITE}/chain", T0 + 5, ExitCode.REDIRECT, f"{SITE}/"),
             (f"{SITE}/loop1", T0 + 6, ExitCode.REDIRECT, f"{SITE}/"),
@@ -337,5 +351,137 @@ def build_crawl_db(path: Path) -> Path:
             next_due=None,
             via=f"{SITE}/a",
         )
+    engine.dispose()
+    return path
+
+
+DOCS = "http://docs.test"
+BLOG = "http://blog.docs.test"
+
+
+def article(title: str, paragraphs: tuple[str, ...], headings: tuple[str, ...] = ()) -> bytes:
+    """A documentation-like page: a nav, then the article with headings and paragraphs."""
+    parts = [f"<h1>{title}</h1>"]
+    for i, text in enumerate(paragraphs):
+        if i < len(headings):
+            parts.append(f"<h2>{headings[i]}</h2>")
+        parts.append(f"<p>{text}</p>")
+    return (
+        f"<!doctype html><html lang=en><head><title>{title}</title></head><body>"
+        '<nav><ul><li><a href="/">Docs home</a></li><li><a href="/faq.html">FAQ</a></li>'
+        f"</ul></nav><main><article>{''.join(parts)}</article></main>"
+        "<footer>Documentation footer</footer></body></html>"
+    ).encode()
+
+
+FILLER = (
+    "This section describes details of the standard library that most programs use, "
+    "with examples and notes about portability across platforms and versions."
+)
+ASYNCIO_PAGE = article(
+    "asyncio — Asynchronous I/O",
+    (
+        "asyncio is a library to write concurrent code using the async and await syntax.",
+        "It provides high-level APIs to run coroutines concurrently and control them. " + FILLER,
+    ),
+    ("Overview", "High-level APIs"),
+)
+# (url, first-crawl body, recrawl body or None)
+SEARCH_PAGES: list[tuple[str, bytes, bytes | None]] = [
+    (f"{DOCS}/library/asyncio.html", ASYNCIO_PAGE, None),
+    # the same page under a longer URL: an exact duplicate, never a result
+    (f"{DOCS}/library/asyncio-copy.html", ASYNCIO_PAGE, None),
+    (
+        f"{DOCS}/library/asyncio-task.html",
+        article(
+            "Coroutines and Tasks",
+            (
+                "Coroutines declared with async/await are the preferred way of writing "
+                "asyncio applications. Tasks are used to schedule coroutines in asyncio.",
+                FILLER,
+            ),
+        ),
+        None,
+    ),
+    (
+        f"{DOCS}/whatsnew/3.7.html",
+        article(
+            "What's New In Python 3.7",
+            (
+                "This article explains the new features in Python 3.7. " + FILLER,
+                "Several modules got improvements, among them asyncio and the "
+                "data classes module. " + FILLER,
+            ),
+        ),
+        None,
+    ),
+    (
+        f"{DOCS}/tutorial/datastructures.html",
+        article(
+            "Data Structures",
+            (
+                "This chapter describes some things you have learned about already. " + FILLER,
+                "List comprehensions provide a concise way to create lists from sequences.",
+            ),
+            ("More on Lists", "List Comprehensions"),
+        ),
+        None,
+    ),
+    (
+        f"{DOCS}/faq.html",
+        article(
+            "Programming FAQ",
+            (
+                "How do I make a list of items? Use a comprehension or a loop. " + FILLER,
+                "A set comprehension builds a set instead of a list.",
+            ),
+        ),
+        None,
+    ),
+    (
+        f"{DOCS}/legacy.html",
+        article(
+            "Legacy notes",
+            ("There was no asyncio module in Python 2 at all; " + FILLER,),
+        ),
+        None,
+    ),
+    (
+        f"{DOCS}/changing.html",
+        article("Airships", ("The zeppelin is a rigid airship. " + FILLER,)),
+        article("Airships", ("The blimp is a non-rigid airship. " + FILLER,)),
+    ),
+    (
+        f"{BLOG}/post.html",
+        article("Blog post", ("We moved our service to asyncio last year. " + FILLER,)),
+        None,
+    ),
+    (
+        f"{OTHER}/asyncio.html",
+        article("asyncio notes", ("Notes about asyncio from another site. " + FILLER,)),
+        None,
+    ),
+]
+
+
+# Pages about other things: bm25 needs a term to be rare to count (an IDF of a
+# term in more than half the pages is clamped to ~0), as in any real site.
+SEARCH_PAGES += [
+    (f"{DOCS}/library/{topic}.html", article(f"{topic} — {topic} module", (FILLER, FILLER)), None)
+    for topic in ("json", "csv", "re", "os", "sys", "math", "time", "heapq", "bisect", "array")
+]
+
+
+def build_search_crawl_db(path: Path) -> Path:
+    """A crawl of SEARCH_PAGES, with a recrawl a day later that changes one page."""
+    engine = open_database(path, "crawl")
+    with engine.begin() as conn:
+        w = CrawlWriter(conn)
+        first, second = w.agent("first", T0), w.agent("second", T0 + DAY)
+        ok = ExitCode.FILE_INGESTED
+        for i, (url, body, later) in enumerate(SEARCH_PAGES):
+            w.entry(first, url, started=T0 + i, exit_code=ok, status=200, body=body)
+            if later is not None:
+                w.entry(second, url, started=T0 + DAY + i, exit_code=ok, status=200, body=later)
     engine.dispose()
     return path

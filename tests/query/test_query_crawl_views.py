@@ -20,7 +20,7 @@ def rows(db: Path, sql: str) -> list[dict[str, Any]]:
 
 def test_crawl_log_view_names_codes_and_times(crawl_db: Path) -> None:
     log = rows(crawl_db, "SELECT * FROM crawl_log_view ORDER BY crawl_log_entry_id")
-    assert len(log) == 15
+    assert len(log) == 18
     robots = log[0]
     assert robots["url"] == f"{SITE}/robots.txt"
     assert robots["crawl_type_name"] == "robotstxt_fetch"
@@ -50,21 +50,21 @@ def test_crawl_log_view_names_codes_and_times(crawl_db: Path) -> None:
 def test_origin_stats_counts_and_percentiles(crawl_db: Path) -> None:
     stats = {r["origin"]: r for r in rows(crawl_db, "SELECT * FROM origin_stats")}
     site, other = stats[SITE], stats[OTHER]
-    assert site["entries"] == 13
-    assert site["pages"] == 4  # /, /a twice, /b (robots.txt is not a page)
+    assert site["entries"] == 16
+    assert site["pages"] == 7  # /, /a twice, /b, /b-copy, /de, /orphan (not robots.txt)
     assert site["redirects"] == 4
     assert site["not_modified"] == 1
     assert site["errors"] == 2  # 404 and the timeout
     assert site["robots_disallowed"] == 1
-    assert site["error_rate"] == round(2 / 13, 4)
-    assert site["requests"] == 13  # 12 answered or timed out + 1 retry, none for /private
-    # answered durations: 10 20 40 50 50 50 50 50 60 70 80 -> nearest rank
+    assert site["error_rate"] == 0.125
+    assert site["requests"] == 16  # 15 answered or timed out + 1 retry, none for /private
+    # answered durations: 10 20 30 30 40 50 50 50 50 50 60 70 80 80 -> nearest rank
     assert (site["median_response_ms"], site["p95_response_ms"], site["max_response_ms"]) == (
         50,
         80,
         80,
     )
-    assert site["mean_response_ms"] == round(530 / 11, 1)
+    assert site["mean_response_ms"] == round(670 / 14, 1)
     assert (other["entries"], other["pages"], other["errors"]) == (2, 1, 1)
     assert (other["median_response_ms"], other["p95_response_ms"]) == (300, 500)
     assert other["first_crawl_iso_utc"] == "2023-11-14T22:13:31Z"
@@ -87,7 +87,7 @@ def test_redirect_chain_follows_hops_and_stops_at_loops(crawl_db: Path) -> None:
 
 def test_frontier_states(crawl_db: Path) -> None:
     frontier = {r["url"]: r for r in rows(crawl_db, "SELECT * FROM frontier")}
-    assert len(frontier) == 14
+    assert len(frontier) == 17
     assert frontier[f"{SITE}/new"]["state"] == "new"
     assert frontier[f"{SITE}/new"]["discovered_via_url"] == f"{SITE}/a"
     assert frontier[f"{SITE}/gone"]["state"] == "retired"

@@ -38,7 +38,7 @@ def test_csv_has_header_and_one_line_per_row(crawl_db: Path) -> None:
     assert list(csv.reader(io.StringIO(text))) == [
         ["origin", "entries", "error_rate"],
         ["http://other.test", "2", "0.5"],
-        ["http://site.test", "13", "0.1538"],
+        ["http://site.test", "16", "0.125"],
     ]
 
 
@@ -73,7 +73,7 @@ def test_table_aligns_columns_and_counts_rows(crawl_db: Path) -> None:
         "host        entries",
         "----------  -------",
         "other.test        2",
-        "site.test        13",
+        "site.test        16",
         "(2 rows)",
     ]
 
@@ -188,7 +188,7 @@ def test_the_authorizer_alone_refuses_writes(crawl_copy: Path) -> None:
         with pytest.raises(sqlite3.DatabaseError, match="not authorized"):
             conn.execute("DELETE FROM crawl_log_entry")
         assert authorizer.refused == "DELETE"
-        assert conn.execute("SELECT count(*) FROM crawl_log_entry").fetchone() == (15,)
+        assert conn.execute("SELECT count(*) FROM crawl_log_entry").fetchone() == (18,)
     finally:
         conn.close()
     assert digest(crawl_copy) == before

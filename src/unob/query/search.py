@@ -2,25 +2,23 @@
 
 The summarizer keeps the FTS5 table ``search_index`` (rowid =
 ``entity_generation_id``) over the open generations that have text.  A
-search matches it, ranks with bm25 weighted per column, and keeps only
-current pages: open, not marked duplicate, and passing the ``site:`` /
-``host:`` filters.
+search matches it and keeps only current pages: open, not marked duplicate,
+and passing the ``site:`` / ``host:`` filters.  Ranking has two stages:
 
-Ranking: FTS5's bm25() scores each column and sums the scores times the
-column's weight.  The weights start from unobtanium's defaults (title 5.0,
-description 1.5, text 1.0, secondary_text 0.75, big_headlines 5.0,
-small_headlines 3.1, code_text 1.2, quote_text 1.0; reference/unobtanium.md
-§7.1).  As in unobtanium's gen1 text pile, ``text`` already contains the
-headings, code and quotes, so a word in a heading is scored in ``text`` *and*
-in ``big_headlines``: the heading-like columns get their weight minus the
-text weight, so a heading hit totals the intended weight (§3.9).  One
-addition: the URL is indexed too, with weight :data:`URL_WEIGHT`, so the
-page *about* a thing (``library/asyncio.html``) outranks pages that only
-mention it (docs/search.md shows the effect on the python3-doc crawl).
+1. FTS5's bm25() with a weight per column, computed and sorted inside the
+   virtual table (``ORDER BY rank``), for the best :data:`MIN_CANDIDATES`
+   current pages.  The weights start from unobtanium's defaults (title 5.0,
+   description 1.5, text 1.0, secondary_text 0.75, big_headlines 5.0,
+   small_headlines 3.1, code_text 1.2, quote_text 1.0; reference/unobtanium.md
+   §7.1).  As in unobtanium's gen1 text pile, ``text`` already contains the
+   headings, code and quotes, so a heading word is counted in ``text`` *and*
+   in ``big_headlines``: those columns get their weight minus the text
+   weight, so that a heading hit totals the intended weight (§3.9).  The URL
+   is indexed too; its weight is :data:`URL_WEIGHT`.
+2. :mod:`unob.query.rank` boosts the pages whose URL is named like the query.
 
-Results come in rank order straight from FTS5 (``ORDER BY rank`` is done
-inside the virtual table), so the join and the LIMIT stop after the first
-``limit`` current pages, and snippets are made for those only.
+Snippets (FTS5 ``snippet()``) are made for the returned pages only, one
+small rowid-bound query each.
 """
 
 from __future__ import annotations
@@ -32,6 +30,7 @@ from pathlib import Path
 
 from unob.errors import DatabaseError, NotADatabase, UsageError, WrongDatabaseKind
 from unob.query.parse import Query, SiteFilter, parse_query, parse_site, to_fts5
+from unob.query.rank import MIN_CANDIDATES, boost, query_words, rerank
 from unob.query.readonly import ReadOnlyConnection
 
 FTS_TABLE = "search_index"
@@ -73,7 +72,8 @@ class SearchResult:
     snippet: str
     #: (start, end) character offsets of the matched terms in ``snippet``.
     highlights: tuple[tuple[int, int], ...]
-    #: bm25 relevance, higher is better (FTS5's score negated).
+    #: Relevance, higher is better: FTS5's bm25 score negated, times the
+    #: :mod:`unob.query.rank` boost.
     score: float
 
 
@@ -83,26 +83,31 @@ def rank_expression(weights: dict[str, float] = COLUMN_WEIGHTS) -> str:
 
 
 def split_highlights(marked: str) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """Remove the highlight markers from snippet() output; return text and spans."""
+    """Remove the highlight markers from snippet() output; return text and spans.
+
+    Whitespace runs (the text pile has one block per line) become one space,
+    so a snippet is a single line.
+    """
     out: list[str] = []
     spans: list[tuple[int, int]] = []
-    length = 0
     start: int | None = None
     for ch in marked:
         if ch == _HL_START:
-            start = length
+            start = len(out)
         elif ch == _HL_END:
-            if start is not None and start < length:
-                spans.append((start, length))
+            if start is not None and start < len(out):
+                spans.append((start, len(out)))
             start = None
+        elif ch.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
         else:
             out.append(ch)
-            length += 1
-    return "".join(out), tuple(spans)
+    return "".join(out).rstrip(), tuple(spans)
 
 
 def build_search_sql(query: Query, limit: int) -> tuple[str, list[object]] | None:
-    """The SQL and parameters for ``query``, or None if it cannot match anything."""
+    """The candidate query and its parameters, or None if ``query`` cannot match anything."""
     match = to_fts5(query)
     if match is None:
         return None
@@ -114,18 +119,12 @@ def build_search_sql(query: Query, limit: int) -> tuple[str, list[object]] | Non
         "eg.marked_duplicate = 0",
     ]
     if query.sites:
-        conditions.append("(" + " OR ".join(_numbered_site(s, params) for s in query.sites) + ")")
-    conditions.extend(f"NOT {_numbered_site(s, params)}" for s in query.excluded_sites)
+        conditions.append("(" + " OR ".join(_site_sql(s, params) for s in query.sites) + ")")
+    conditions.extend(f"NOT {_site_sql(s, params)}" for s in query.excluded_sites)
     params.append(limit)
-    snippets = ",\n       ".join(
-        f"snippet({FTS_TABLE}, {list(COLUMN_WEIGHTS).index(c)}, "
-        f"'{_HL_START}', '{_HL_END}', '…', {SNIPPET_TOKENS}) AS snippet_{c}"
-        for c in SNIPPET_COLUMNS
-    )
     sql = f"""
-SELECT eg.entity_generation_uuid, u.str_url, dd.title, dd.description,
-       {FTS_TABLE}.rank,
-       {snippets}
+SELECT eg.entity_generation_id, eg.entity_generation_uuid, u.str_url, dd.title, dd.description,
+       {FTS_TABLE}.rank
 FROM {FTS_TABLE}
 JOIN entity_generation AS eg ON eg.entity_generation_id = {FTS_TABLE}.rowid
 JOIN url AS u ON u.url_id = eg.url_id
@@ -138,8 +137,11 @@ LIMIT ?{len(params)}
     return sql, params
 
 
-def _numbered_site(site: SiteFilter, params: list[object]) -> str:
-    """Like :func:`_site_condition`, with every parameter numbered (``?N``)."""
+def _site_sql(site: SiteFilter, params: list[object]) -> str:
+    """SQL true for the URLs ``site`` keeps (mirrors :meth:`SiteFilter.matches`).
+
+    Parameters are numbered (``?N``) because the MATCH parameters are.
+    """
     params.append(site.host)
     host = f"?{len(params)}"
     condition = f"o.host = {host}"
@@ -154,11 +156,23 @@ def _numbered_site(site: SiteFilter, params: list[object]) -> str:
     return f"({condition})"
 
 
-def _pick_snippet(candidates: tuple[str, ...]) -> tuple[str, tuple[tuple[int, int], ...]]:
-    for marked in candidates:
-        if marked and _HL_START in marked:
-            return split_highlights(marked)
-    return split_highlights(next((m for m in candidates if m), ""))
+def snippet_sql(column: str) -> str:
+    """SQL for the snippet of one column of one matching row (``?`` = MATCH, rowid)."""
+    return (
+        f"SELECT snippet({FTS_TABLE}, {list(COLUMN_WEIGHTS).index(column)}, "
+        f"'{_HL_START}', '{_HL_END}', '…', {SNIPPET_TOKENS}) "
+        f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? AND rowid = ?"
+    )
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    generation_id: int
+    uuid: str
+    url: str
+    title: str | None
+    description: str | None
+    score: float
 
 
 class Searcher:
@@ -168,18 +182,40 @@ class Searcher:
         self.conn = conn
 
     def search(self, query: Query, limit: int = DEFAULT_LIMIT) -> list[SearchResult]:
-        built = build_search_sql(query, limit)
+        built = build_search_sql(query, max(limit, MIN_CANDIDATES))
         if built is None:
             return []
         sql, params = built
-        rows = self.conn.execute(sql, tuple(params)).fetchall()
+        candidates = [
+            _Candidate(gid, uuid, url, title, description, -float(rank))
+            for gid, uuid, url, title, description, rank in self.conn.execute(sql, tuple(params))
+        ]
+        best = rerank(candidates, query, url=lambda c: c.url, score=lambda c: c.score)[:limit]
+        wanted = query_words(query)
         results = []
-        for uuid, url, title, description, rank, *snippets in rows:
-            snippet, highlights = _pick_snippet(tuple(snippets))
+        for c in best:
+            snippet, highlights = self._snippet(str(params[0]), c.generation_id)
+            score = c.score * boost(c.url, wanted)
             results.append(
-                SearchResult(uuid, url, title, description, snippet, highlights, -float(rank))
+                SearchResult(c.uuid, c.url, c.title, c.description, snippet, highlights, score)
             )
         return results
+
+    def _snippet(self, match: str, generation_id: int) -> tuple[str, tuple[tuple[int, int], ...]]:
+        """The first of :data:`SNIPPET_COLUMNS` with a highlighted term, else the text's start.
+
+        snippet() tokenizes the whole column, which costs on long pages, so the
+        columns are tried one at a time and the search stops at the first hit.
+        """
+        first: str | None = None
+        for column in SNIPPET_COLUMNS:
+            row = self.conn.execute(snippet_sql(column), (match, generation_id)).fetchone()
+            marked = row[0] if row and row[0] else ""
+            if _HL_START in marked:
+                return split_highlights(marked)
+            if first is None and marked:
+                first = marked
+        return split_highlights(first or "")
 
 
 def open_summary(path: Path) -> ReadOnlyConnection:

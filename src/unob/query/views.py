@@ -1,4 +1,4 @@
-"""What the views of both databases mean, column by column.
+"""What the views (and the full-text index) of both databases mean, column by column.
 
 The views themselves are created by the migrations (``c0002_views`` in the
 crawl database, ``s0002_views`` in the summary database), whose SQL is the
@@ -132,6 +132,190 @@ CRAWL_VIEWS: dict[str, ViewDoc] = {
     ),
 }
 
-SUMMARY_VIEWS: dict[str, ViewDoc] = {}
+_CURRENT = "open (`confirmed_end_unix_utc IS NULL`)"
+_SEARCH_COLUMNS = {
+    "title": "page title; empty = none",
+    "description": "meta description; empty = none",
+    "text": "main content (headings, code and quotes included)",
+    "secondary_text": "all other visible text",
+    "big_headlines": "h1-h3 texts",
+    "small_headlines": "h4-h6 texts",
+    "code_text": "text in pre/code/kbd/samp",
+    "quote_text": "text in blockquote/q",
+    "url": "the page URL (so a search matches words in URLs too)",
+}
+
+SUMMARY_VIEWS: dict[str, ViewDoc] = {
+    "current_page": ViewDoc(
+        "The current web: one row per page generation that is open and not marked "
+        "duplicate, with its URL, description, size and dates. Non-HTML files and redirects "
+        "are not pages (see `generation_view`, `redirect_view`).",
+        {
+            "entity_generation_id": "the generation (`entity_generation.entity_generation_id`)",
+            "entity_generation_uuid": "its UUID",
+            "url_id": "the URL (`url.url_id`)",
+            "url": "the page URL",
+            "origin": "its origin, `scheme://host[:port]`",
+            "host": "its host name",
+            "title": "`<title>` (else og:title); NULL = none",
+            "primary_headline": "the first h1; NULL = none",
+            "description": "meta description (else og:description); NULL = none",
+            "primary_language": "BCP 47 language tag the page declares; NULL = not declared",
+            "word_count": "words of main text; NULL = no description was derived",
+            "indexiness": "positive = index/navigation page, negative = leaf page; NULL = no "
+            "description was derived",
+            "author": "meta author; NULL = none",
+            "published_unix_utc": "publication date the page states; NULL = none",
+            "published_iso_utc": _ISO,
+            "modified_unix_utc": "last-update date the page states; NULL = none",
+            "modified_iso_utc": _ISO,
+            "mime_type": "e.g. `text/html`; NULL = unknown",
+            "file_size": "body size in bytes; NULL = unknown",
+            "link_count": "outgoing links (rows in `link_graph`); NULL = unknown",
+            "depth": "link distance from a seed; NULL = unknown",
+            "canonical_url": "`<link rel=canonical>` target; NULL = none given",
+            "first_seen_unix_utc": "first crawl that saw this version",
+            "first_seen_iso_utc": _ISO,
+            "last_seen_unix_utc": "last crawl that confirmed it",
+            "last_seen_iso_utc": _ISO,
+            "text_pile_id": "its text (`text_pile.text_pile_id`); NULL = no text",
+        },
+    ),
+    "generation_view": ViewDoc(
+        "Every generation of every URL, current or not, with a `state`: `current` ("
+        + _CURRENT
+        + ", not duplicate), `duplicate` (open, marked duplicate) or `closed` (a later crawl "
+        "saw it end). The history of a URL is its generations ordered by `first_seen`.",
+        {
+            "entity_generation_id": "the generation",
+            "entity_generation_uuid": "its UUID",
+            "url_id": "the URL (`url.url_id`)",
+            "url": "the URL",
+            "origin": "its origin",
+            "kind": "`page`, `file` or `redirect`",
+            "state": "`current`, `duplicate` or `closed`",
+            "title": "page title; NULL = none or not a page",
+            "word_count": "words of main text; NULL = not a page",
+            "text_pile_id": "its text; NULL = no text (redirects, files)",
+            "first_seen_unix_utc": "first crawl that saw this version",
+            "first_seen_iso_utc": _ISO,
+            "last_seen_unix_utc": "last crawl that confirmed it",
+            "last_seen_iso_utc": _ISO,
+            "confirmed_end_unix_utc": "when a crawl saw it end; NULL = still open",
+            "confirmed_end_iso_utc": _ISO,
+        },
+    ),
+    "duplicate_view": ViewDoc(
+        "Exact duplicates with the URLs of both sides: the duplicate and its original (same "
+        "origin, same text, the shortest URL is the original). Past relations stay, with "
+        "`holds` = 0.",
+        {
+            "duplicate_summary_id": "the relation (`duplicate_summary.duplicate_summary_id`)",
+            "subject_entity_generation_id": "the duplicate generation",
+            "duplicate_url": "the duplicate's URL",
+            "original_entity_generation_id": "the original generation",
+            "original_url": "the original's URL",
+            "origin": "the origin both are on",
+            "holds": "1 while the relation holds (`ended_unix_utc` is NULL)",
+            "detected_unix_utc": "crawl time from which both were open with the same text",
+            "detected_iso_utc": _ISO,
+            "ended_unix_utc": "crawl time at which it stopped holding; NULL = still holds",
+            "ended_iso_utc": _ISO,
+        },
+    ),
+    "link_graph": ViewDoc(
+        "The link graph of the current web: every link on an open, non-duplicate generation, "
+        "from its page URL to the target URL, with the link text, whether it leaves the site, "
+        "and the target's own open generation if there is one.",
+        {
+            "from_entity_generation_id": "the linking generation",
+            "from_url": "the page the link is on",
+            "position": "0-based order of the link in the page",
+            "to_url_id": "the target (`url.url_id`)",
+            "to_url": "the target URL, without fragment",
+            "to_url_fragment": "the target's fragment; NULL = none",
+            "text": "link text (or alt / title); may be empty",
+            "kind": "element that made the link: `a`, `area`, `link`, `meta_refresh`, ...",
+            "locality": "`self` (same document), `in` (same site), `out` (other site)",
+            "is_external": "1 when the link leaves the site (`locality = 'out'`)",
+            "rel": "all rel tokens, space-separated; NULL = none",
+            "rel_nofollow": "1 for rel=nofollow",
+            "in_nav": "1 when inside nav / role=navigation",
+            "in_header": "1 when inside header / role=banner",
+            "in_footer": "1 when inside footer / role=contentinfo",
+            "in_aside": "1 when inside aside / role=complementary",
+            "in_main_content": "1 when inside the part chosen as the main content",
+            "to_entity_generation_id": "the target URL's open generation; NULL = the target "
+            "has none (never crawled, failed, gone, or outside the crawl)",
+            "to_kind": "that generation's kind (`page`, `file`, `redirect`); NULL = none",
+        },
+    ),
+    "redirect_view": ViewDoc(
+        "Redirects the crawls saw (each is a generation of the redirecting URL), from URL to "
+        "target URL, with status and permanence. `is_current` = the redirect is still "
+        "in place at the last crawl.",
+        {
+            "entity_generation_id": "the redirect generation",
+            "from_url": "the redirecting URL",
+            "to_url_id": "the target (`url.url_id`)",
+            "to_url": "the target URL",
+            "to_url_fragment": "the target's fragment; NULL = none",
+            "http_status": "3xx status; NULL = meta refresh",
+            "is_permanent": "1 for 301/308",
+            "by_security_policy": "1 for an http -> https upgrade of the same host and path",
+            "information_source": "where it was signalled (code)",
+            "information_source_name": "`response_header`, `file_body` (meta refresh), ...",
+            "is_current": "1 while the generation is open",
+            "first_seen_unix_utc": "first crawl that saw it",
+            "first_seen_iso_utc": _ISO,
+            "last_seen_unix_utc": "last crawl that confirmed it",
+            "last_seen_iso_utc": _ISO,
+        },
+    ),
+    "crawl_history": ViewDoc(
+        "The crawl history of every URL, as the summarizer integrated it: one row per "
+        "summarized crawl with names for codes, what the summarizer did with it and the "
+        "generation it concerns.",
+        {
+            "crawl_summary_id": "the crawl (`crawl_summary.crawl_summary_id`)",
+            "url_id": "the URL (`url.url_id`)",
+            "url": "the URL crawled",
+            "time_started_unix_utc": "when the crawl was made",
+            "time_started_iso_utc": _ISO,
+            "crawl_type": "crawl type code",
+            "crawl_type_name": "crawl type name",
+            "scheduling_reason": "scheduling reason code",
+            "scheduling_reason_name": "why the URL was due",
+            "exit_code": "outcome code",
+            "exit_code_name": "outcome name",
+            "http_status": "HTTP status; NULL = no HTTP answer",
+            "request_duration_ms": "duration of the final request; NULL = no answer",
+            "content_type": "Content-Type header; NULL = absent",
+            "message": "the crawler's detail message; NULL = none",
+            "summarizer_action": "`new_generation`, `self_duplicate`, `closed_generation`, "
+            "`late_generation`, `attached` or `unattached`",
+            "entity_generation_id": "the generation it created, confirmed or closed; NULL = none",
+            "entity_generation_uuid": "that generation's UUID; NULL = none",
+            "crawl_uuid": "`crawl_log_entry_uuid` in the crawl DB",
+            "agent_uuid": "`agent_uuid` of the crawler run",
+            "crawl_db_path": "path the crawl DB was last read from",
+        },
+    ),
+    "search_index_source": ViewDoc(
+        "What `search_index` indexes (its external content): one row per generation that is "
+        "open, has text, and does not ask to be kept out of indexes (noindex). Exact "
+        "duplicates are included; searches filter them.",
+        {
+            "entity_generation_id": "the generation (the index's rowid)",
+            **_SEARCH_COLUMNS,
+        },
+    ),
+    "search_index": ViewDoc(
+        "The full-text index (FTS5, tokenizer `unicode61 remove_diacritics 2`, no stemming) "
+        "behind `unob search`: rowid = `entity_generation_id`. Query it with `MATCH` and rank "
+        "with `bm25(search_index, ...)`; see sql-recipes.md.",
+        _SEARCH_COLUMNS,
+    ),
+}
 
 VIEW_DOCS: dict[str, dict[str, ViewDoc]] = {"crawl": CRAWL_VIEWS, "summary": SUMMARY_VIEWS}

@@ -16,7 +16,7 @@ stored Unix seconds and as ISO-8601 UTC text (``strftime`` with 'unixepoch').
 
 from __future__ import annotations
 
-from alembic import op
+from unob.migrations.viewops import create_views, drop_views
 
 revision = "c0002"
 down_revision = "c0001"
@@ -247,10 +247,8 @@ VIEWS = {
 
 
 def upgrade() -> None:
-    for sql in VIEWS.values():
-        op.execute(sql.strip())
+    create_views(VIEWS)
 
 
 def downgrade() -> None:
-    for name in reversed(VIEWS):
-        op.execute(f"DROP VIEW IF EXISTS {name}")
+    drop_views(VIEWS)
