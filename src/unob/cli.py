@@ -126,6 +126,10 @@ def crawl(
     settings = load_crawl_settings(config, {k: v for k, v in overrides.items() if v is not None})
     report = run_crawl(settings, db, progress=not quiet, resolve=tuple(resolve or ()))
     render_report(report)
+    if report.stop_reason == "interrupted":
+        # Ctrl-C stopped the crawl gracefully (all work so far is saved), but it did not
+        # finish: exit like an interrupted command, so `unob crawl && ...` stops here.
+        raise typer.Exit(130)
 
 
 @app.command()

@@ -22,6 +22,7 @@ from pathlib import Path
 from aiohttp import web
 from conftest import TEST_UA, CrawlFn
 from sites import FixtureServer, Handler, html
+from sites import links as page_linking
 
 HOSTS = ("a.test", "b.test", "c.test")
 PAGES = 60  # per host
@@ -51,13 +52,13 @@ def build_site(server: FixtureServer) -> None:
             site.add(f"/p/{n}", tree_page(i, n))
 
 
-def unob_argv(server: FixtureServer, db: Path) -> list[str]:
+def unob_argv(db: Path, *seeds: str) -> list[str]:
     return [
         sys.executable,
         "-m",
         "unob",
         "crawl",
-        *(server.url(host, "/p/0") for host in HOSTS),
+        *seeds,
         "--db",
         str(db),
         "--delay-ms",
@@ -115,7 +116,7 @@ def test_kill_9_and_resume_ends_with_the_same_pages(
 
     db = tmp_path / "killed.db"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(unob_argv(server, db), env=env, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(unob_argv(db, *seeds), env=env, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while sum(page_hits(server).values()) < len(expected) // 3:
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
@@ -138,7 +139,7 @@ def test_kill_9_and_resume_ends_with_the_same_pages(
     assert 0 < len(done_before_kill) < len(expected)
 
     resumed = subprocess.run(
-        unob_argv(server, db), env=env, capture_output=True, text=True, timeout=120
+        unob_argv(db, *seeds), env=env, capture_output=True, text=True, timeout=120
     )
     assert resumed.returncode == 0, resumed.stderr
     assert stored(db) == expected
@@ -157,3 +158,65 @@ def test_kill_9_and_resume_ends_with_the_same_pages(
         ).fetchone()
     assert agents == [(None,), ("frontier_empty",)]
     assert entries[0] == entries[1] == len(expected)  # one entry per page, over both runs
+
+
+def slow_page(seconds: float, body: str = "slow") -> Handler:
+    async def handle(_request: web.Request) -> web.StreamResponse:
+        await asyncio.sleep(seconds)
+        return web.Response(body=html(body), content_type="text/html")
+
+    return handle
+
+
+def wait_for_hits(server: FixtureServer, proc: subprocess.Popen[bytes], count: int) -> None:
+    deadline = time.monotonic() + 60
+    while sum(page_hits(server).values()) < count:
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert time.monotonic() < deadline, "the crawl made no progress"
+        time.sleep(0.01)
+
+
+def test_ctrl_c_finishes_quick_requests_cancels_hung_ones_and_records_the_stop(
+    server: FixtureServer, tmp_path: Path
+) -> None:
+    site = server.site("a.test")
+    site.add("/", page_linking("/hang", *(f"/p/{n}" for n in range(30))))
+    site.add("/hang", slow_page(60))
+    for n in range(30):
+        site.add(f"/p/{n}", slow_page(0.02))
+    db = tmp_path / "crawl.db"
+    config = tmp_path / "fast.toml"
+    # the 5 s grace after Ctrl-C becomes 0.5 s: long enough for a 20 ms page, not for /hang
+    config.write_text("time_scale = 0.1\n")
+    argv = [*unob_argv(db, server.url("a.test", "/")), "--config", str(config)]
+    argv += ["--per-origin-concurrency", "2"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while server.count("a.test", "/hang") == 0 or server.count("a.test") < 8:
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert time.monotonic() < deadline, "the crawl made no progress"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert b"interrupted" in out
+    with sqlite3.connect(db) as conn:
+        agent = conn.execute("SELECT time_finished_unix_utc IS NOT NULL, stop_reason FROM agent")
+        assert agent.fetchall() == [(1, "interrupted")]
+        codes = dict(
+            conn.execute(
+                "SELECT u.str_url, e.exit_code FROM crawl_log_entry e JOIN url u USING (url_id) "
+                "WHERE e.crawl_type = 0"
+            ).fetchall()
+        )
+        hang_due = conn.execute(
+            "SELECT c.last_crawl_unix_utc FROM crawl_candidate c JOIN url u USING (url_id) "
+            "WHERE u.str_url = ?",
+            (server.url("a.test", "/hang"),),
+        ).fetchall()
+    assert codes.pop(server.url("a.test", "/hang")) == -2  # cancelled ...
+    assert hang_due == [(None,)]  # ... and still due for the next run
+    # every other page that was requested finished and was written
+    assert set(codes.values()) == {20}
+    requested = {h.path_qs for h in server.hits} - {"/robots.txt", "/hang"}
+    assert {u.split(str(server.port), 1)[1] for u in codes} == requested

@@ -183,7 +183,8 @@ class Engine:
         self._interrupts += 1
         self.stop(STOP_INTERRUPTED)
         if self._interrupts == 1:
-            asyncio.get_running_loop().call_later(GRACE_S, self._cancel_all)
+            grace = GRACE_S * min(1.0, self.settings.time_scale)
+            asyncio.get_running_loop().call_later(grace, self._cancel_all)
         else:
             self._cancel_all()
 

@@ -156,14 +156,14 @@ async def _crawl(
     reporter = make_reporter(progress)
     async with Fetcher(settings, resolver=resolver, limit=settings.concurrency + 8) as fetcher:
         engine = Engine(settings, store, fetcher, scope, stats)
-        handled = _install_sigint(loop, engine.interrupt)
+        handled = _install_signals(loop, engine.interrupt)
         ticker = asyncio.create_task(_report_progress(reporter, stats, store))
         try:
             reason = await engine.run()
         finally:
             ticker.cancel()
-            if handled:
-                loop.remove_signal_handler(signal.SIGINT)
+            for signum in handled:
+                loop.remove_signal_handler(signum)
     await store.acall(lambda w: w.finish_agent(int(time.time()), reason))
     frontier_left = await store.count_unexplored()
     stats.frontier = frontier_left
@@ -180,13 +180,18 @@ async def _crawl(
     )
 
 
-def _install_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]) -> bool:
-    """Route Ctrl-C to the engine (graceful stop); False where signals cannot be handled."""
-    try:
-        loop.add_signal_handler(signal.SIGINT, handler)
-    except (ValueError, RuntimeError, NotImplementedError):
-        return False  # not the main thread, or a platform without it
-    return True
+def _install_signals(
+    loop: asyncio.AbstractEventLoop, handler: Callable[[], None]
+) -> list[signal.Signals]:
+    """Route Ctrl-C (and SIGTERM, as from a service manager) to a graceful stop."""
+    handled = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(signum, handler)
+        except (ValueError, RuntimeError, NotImplementedError):
+            continue  # not the main thread, or a platform without it
+        handled.append(signum)
+    return handled
 
 
 async def _report_progress(reporter: Reporter | None, stats: CrawlStats, store: CrawlStore) -> None:

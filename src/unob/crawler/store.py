@@ -693,7 +693,7 @@ class CrawlStore:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._reported = False  # the error reached a caller: close() stays quiet
-        self.entries_written = 0
+        self.commands_run = 0
         self.transactions = 0
 
     # lifecycle ----------------------------------------------------------
@@ -770,10 +770,13 @@ class CrawlStore:
                 assert isinstance(item, _Command)
                 if self._error is not None:
                     raise StoreError("an earlier write failed")
-                result = item.run(writer)
+                # A query whose caller was cancelled (Ctrl-C) is skipped; once running,
+                # its future can no longer be cancelled, so set_result cannot fail.
+                wanted = item.future is None or item.future.set_running_or_notify_cancel()
+                result = item.run(writer) if wanted else None
                 weight += item.weight
                 count += 1
-                if item.future is not None:
+                if item.future is not None and wanted:
                     done.append((item.future, result))
                     break  # results are handed out only after they are committed
                 if count >= self._batch_entries or time.monotonic() >= deadline:
@@ -787,7 +790,7 @@ class CrawlStore:
                     break
             writer.conn.execute("COMMIT")
             self.transactions += 1
-            self.entries_written += count
+            self.commands_run += count
         except BaseException as exc:  # every failure must reach the engine
             self._fail(writer, exc, done)
             return True
@@ -816,7 +819,11 @@ class CrawlStore:
                 item = self._queue.get_nowait()
             except queue.Empty:
                 break
-            if isinstance(item, _Command) and item.future is not None:
+            if (
+                isinstance(item, _Command)
+                and item.future is not None
+                and item.future.set_running_or_notify_cancel()
+            ):
                 item.future.set_exception(error)
                 self._reported = True
         self._release(self._pending_bytes)
