@@ -7,7 +7,7 @@ The crawl database tells a small, known story (times are T0 + seconds):
 * site.test: robots.txt, `/` (200, then 304 on the recrawl), `/a` (200, then
   200 with new content), `/b` (200, links to `/a` and the broken `/missing`),
   `/b-copy` (the same page: an exact duplicate of `/b`), `/de` (German),
-  `/orphan` (a seed no page links to), `/old` -301-> `/a`, `/chain` -302-> `/old`
+  `/orphan` (a seed no page links to, without a meta description), `/old` -301-> `/a`, `/chain` -302-> `/old`
   (a 2-hop chain), `/loop1` <-> `/loop2` (a loop), `/missing` (404),
   `/private` (robots.txt disallows), `/slow` (timed out twice: a fluke retry);
 * other.test: `/` (200) and `/error` (500);
@@ -237,11 +237,13 @@ class CrawlWriter:
         self.conn.execute(insert(cs.crawl_candidate).values(**values))
 
 
-def page(title: str, body: str, links: tuple[str, ...] = (), lang: str = "en") -> bytes:
+def page(
+    title: str, body: str, links: tuple[str, ...] = (), lang: str = "en", described: bool = True
+) -> bytes:
     anchors = "".join(f'<li><a href="{href}">{href}</a></li>' for href in links)
+    meta = f'<meta name="description" content="All about {title}">' if described else ""
     return (
-        f"<!doctype html><html lang={lang}><head><title>{title}</title>"
-        f'<meta name="description" content="All about {title}"></head>'
+        f"<!doctype html><html lang={lang}><head><title>{title}</title>{meta}</head>"
         f"<body><main><article><h1>{title}</h1><p>{body}</p><ul>{anchors}</ul></article></main>"
         "</body></html>"
     ).encode()
@@ -268,7 +270,7 @@ CRAWLS: list[tuple[str, str, int, ExitCode, dict[str, Any]]] = [
     ("first", f"{SITE}/de", T0 + 3, ok, {"status": 200, "duration_ms": 30, "body": page(
      "Seite", "deutsch", ("/",), lang="de")}),
     ("first", f"{SITE}/orphan", T0 + 3, ok, {"status": 200, "duration_ms": 30, "body": page(
-     "Orphan", "nobody links here"), "reason": manual, "depth": 0}),
+     "Orphan", "nobody links here", described=False), "reason": manual, "depth": 0}),
     ("first", f"{SITE}/old", T0 + 4, ExitCode.PERMANENT_REDIRECT, {"status": 301,
      "redirect_to": f"{SITE}/a"}),
     ("first", f"{SITE}/chain", T0 + 5, ExitCode.REDIRECT, {"status": 302,
