@@ -20,7 +20,7 @@ from test_manifest_staging import verify_manifest
 from test_spideriment import FIELDS
 
 from unob.errors import ExportError, NotADatabase, UsageError, WrongDatabaseKind
-from unob.export import export
+from unob.export import export, format_report
 from unob.export.dataset import IMAGES, PAGES
 from unob.export.reader import SummaryReader
 
@@ -258,6 +258,9 @@ def test_without_crawl_db_the_export_still_works_and_says_what_is_missing(
 ) -> None:
     report = export("parquet", tmp_path / "out", site.summary, now=WHEN)
     assert any("no --crawl-db" in w for w in report.warnings)
+    text = format_report(report)
+    assert text.startswith(f"exported 3 pages as parquet to {tmp_path / 'out'} in ")
+    assert "3 page rows, 3 image rows" in text and "\nwarning: no --crawl-db given" in text
     assert not (tmp_path / "out" / "raw_html").exists()
     images = pq.read_table(tmp_path / "out" / "images.parquet")
     assert images.schema.field("image_path").type == pa.string()

@@ -28,7 +28,7 @@ from .reader import DEFAULT_BATCH_SIZE, SummaryReader
 from .staging import staged_directory
 from .writers import FORMATS, ExportOptions, Writer
 
-__all__ = ["FORMATS", "ExportReport", "export"]
+__all__ = ["FORMATS", "ExportReport", "export", "format_report", "render_report"]
 
 #: Formats that read raw bodies from crawl databases, and what for.
 _NEEDS_BODIES = {
@@ -128,6 +128,24 @@ def export(
     report.files = written.files
     report.seconds = time.monotonic() - started
     return report
+
+
+def format_report(report: ExportReport) -> str:
+    """The lines ``unob export`` prints when it is done."""
+    what = {"spideriment": "index rows", "algolia": "records"}.get(report.format, "page rows")
+    lines = [
+        f"exported {report.pages} pages as {report.format} to {report.output} "
+        f"in {report.seconds:.1f} s: {report.records} {what}"
+        + (f", {report.images} image rows" if report.format in ("parquet", "csv", "jsonl") else ""),
+        "files: " + (", ".join(report.files) or "none"),
+    ]
+    lines += [f"warning: {warning}" for warning in report.warnings]
+    return "\n".join(lines)
+
+
+def render_report(report: ExportReport) -> None:
+    """Print :func:`format_report` on stdout."""
+    sys.stdout.write(format_report(report) + "\n")
 
 
 @contextmanager
