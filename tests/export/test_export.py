@@ -260,7 +260,7 @@ def test_without_crawl_db_the_export_still_works_and_says_what_is_missing(
     assert any("no --crawl-db" in w for w in report.warnings)
     text = format_report(report)
     assert text.startswith(f"exported 3 pages as parquet to {tmp_path / 'out'} in ")
-    assert "3 page rows, 3 image rows" in text and "\nwarning: no --crawl-db given" in text
+    assert "3 page rows, 5 image rows" in text and "\nwarning: no --crawl-db given" in text
     assert not (tmp_path / "out" / "raw_html").exists()
     images = pq.read_table(tmp_path / "out" / "images.parquet")
     assert images.schema.field("image_path").type == pa.string()
