@@ -20,11 +20,12 @@ that matter:
 
 Every URL comes out absolute, canonical (:func:`unob.urls.canonicalize`) and
 without its fragment, deduplicated per page in document order; links to the
-page itself by fragment only (``href="#top"``) are dropped.  Resolution has a
-fast path: an href made only of characters that canonicalization leaves
-alone is joined by string operations (RFC 3986 §5.2, tested against
-``urljoin`` + ``canonicalize`` with hypothesis); absolute hrefs, which repeat
-across pages, go through a cache; anything else takes the general route.
+page itself by fragment only (``href="#top"``) are dropped.  Relative
+references are resolved by RFC 3986 §5.2 with string operations (tested
+against a transcription of the RFC's algorithm with hypothesis); an href
+made only of characters that canonicalization leaves alone needs nothing
+more, the others go through :func:`unob.urls.canonicalize`; absolute hrefs,
+which repeat across pages, go through a cache.
 
 Nothing here raises on bad input: undecodable bytes, broken markup or an
 empty body give an empty :class:`PageLinks`.  There is no shared mutable
@@ -43,7 +44,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from unob.crawler.body import sniff_charset
-from unob.urls import _remove_dot_segments, canonicalize, join
+from unob.urls import _remove_dot_segments, canonicalize
 
 __all__ = ["Link", "PageLinks", "extract", "parse_robots_directives", "parse_x_robots_tag"]
 
@@ -94,6 +95,7 @@ _ROBOTS_NAMES = frozenset({"robots"})
 # characters canonicalize() leaves alone in a path (':' excluded: it could start a
 # scheme) and in a query; an href made of these needs no percent-encoding work
 _SIMPLE_HREF = re.compile(r"[A-Za-z0-9\-._~/!$&'()*+,;=@]*(?:\?[A-Za-z0-9\-._~/!$&'()*+,;=@:?]*)?")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")  # RFC 3986 §3.1
 _REFRESH = re.compile(
     r"""\s*(\d*(?:\.\d*)?)\s*(?:[;,]\s*|\s+)?(?:url\s*=\s*)?(['"]?)(.*?)\2?\s*$""",
     re.IGNORECASE | re.DOTALL,
@@ -153,12 +155,18 @@ def _canonical_absolute(href: str) -> str | None:
 
 
 class _Resolver:
-    """Resolves hrefs against one canonical base URL (see the module docstring)."""
+    """Resolves hrefs against one canonical base URL: RFC 3986 §5.2 by string operations.
 
-    __slots__ = ("base", "base_dir", "base_path", "prefix")
+    Python's ``urljoin`` is not used: it follows RFC 1808 in places (``"x;"``
+    loses its ``;``, ``"?"`` keeps the base's query).  A reference naming the
+    base's own scheme without an authority (``http:page.html``) is relative,
+    the "non-strict" reading of §5.2.2 that browsers use.
+    """
+
+    __slots__ = ("base_dir", "base_path", "prefix", "scheme")
 
     def __init__(self, base: str) -> None:
-        self.base = base
+        self.scheme = base[: base.find(":")]
         path_start = base.find("/", base.find("://") + 3)
         self.prefix = base[:path_start]
         self.base_path = base[path_start:].partition("?")[0]
@@ -174,19 +182,28 @@ class _Resolver:
             return None
         if href.startswith(("http://", "https://")):
             return _canonical_absolute(href)
-        if _SIMPLE_HREF.fullmatch(href) and not href.startswith("//"):
-            first = href[0]
-            if first == "/":
-                path = href
-            elif first == "?":
-                path = self.base_path + href
-            else:
-                path = self.base_dir + href
-            path, _, query = path.partition("?")
-            if "/." in path:
-                path = _remove_dot_segments(path)
-            return f"{self.prefix}{path}?{query}" if query else self.prefix + path
-        return join(self.base, href)
+        scheme = _SCHEME.match(href)
+        if scheme is not None:
+            if scheme.group(1).lower() != self.scheme or href[scheme.end() :].startswith("//"):
+                return canonicalize(href)  # absolute (None unless http or https)
+            href = href[scheme.end() :]
+            if not href:
+                return None
+        if href.startswith("//"):
+            return canonicalize(f"{self.scheme}:{href}")
+        first = href[0]
+        if first == "/":
+            path = href
+        elif first == "?":
+            path = self.base_path + href
+        else:
+            path = self.base_dir + href
+        if not _SIMPLE_HREF.fullmatch(href):
+            return canonicalize(self.prefix + path)  # percent-encoding to normalize
+        path, _, query = path.partition("?")
+        if "/." in path:
+            path = _remove_dot_segments(path)
+        return f"{self.prefix}{path}?{query}" if query else self.prefix + path
 
 
 def _rel_tokens(rel: str | None) -> frozenset[str] | tuple[()]:
@@ -328,7 +345,7 @@ def _extract(
 
     base = page_url
     if base_href is not None:
-        base = join(page_url, base_href) or page_url
+        base = _Resolver(page_url)(base_href) or page_url
     resolve = _Resolver(base)
 
     links: dict[str, Link] = {}
