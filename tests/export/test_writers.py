@@ -55,7 +55,7 @@ def run(fmt: str, root: Path, options: ExportOptions, source: MemoryBodies) -> N
     writer.write_batch(batch[:2])
     writer.write_batch(batch[2:])
     facts = CrawlFacts(3, (("http://127.0.0.1:8080/gone", "HTTP 404: file_not_found"),), 1.234)
-    written = writer.finish(facts, WHEN)
+    written = writer.finish(lambda: facts, WHEN)
     assert written.pages == 3
 
 
@@ -157,5 +157,5 @@ def test_algolia_files(tmp_path: Path, ndjson: bool) -> None:
 
 def test_algolia_empty_export_is_an_empty_array(tmp_path: Path) -> None:
     writer = FORMATS["algolia"](tmp_path, ExportOptions(), bodies())
-    writer.finish(CrawlFacts(), WHEN)
+    writer.finish(CrawlFacts, WHEN)
     assert json.loads((tmp_path / "records.json").read_text()) == []

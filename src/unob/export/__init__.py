@@ -23,6 +23,7 @@ from ..errors import ExportError, UsageError
 from .algolia import DEFAULT_MAX_RECORD_BYTES, MIN_MAX_RECORD_BYTES
 from .bodies import BodySource, NoBodies
 from .crawlsource import CrawlSources
+from .dataset import CrawlFacts
 from .images import DEFAULT_MAX_DISTANCE, DEFAULT_MIN_SIZE
 from .reader import DEFAULT_BATCH_SIZE, SummaryReader
 from .staging import staged_directory
@@ -111,12 +112,9 @@ def export(
                         for batch in reader.batches(batch_size):
                             writer.write_batch(batch)
                             advance(len(batch))
-                    facts = reader.crawl_facts()
-                    if isinstance(src, CrawlSources):
-                        crawl_time = src.time_taken_seconds()
-                        if crawl_time is not None:
-                            facts = replace(facts, time_taken_seconds=crawl_time)
-                    written = writer.finish(facts, now or datetime.now(UTC))
+                    written = writer.finish(
+                        lambda: _crawl_facts(reader, src), now or datetime.now(UTC)
+                    )
                 except BaseException:
                     writer.abort()
                     raise
@@ -128,6 +126,16 @@ def export(
     report.files = written.files
     report.seconds = time.monotonic() - started
     return report
+
+
+def _crawl_facts(reader: SummaryReader, sources: BodySource) -> CrawlFacts:
+    """Failures from the summary DB; the crawl time from crawl DBs when given."""
+    facts = reader.crawl_facts()
+    if isinstance(sources, CrawlSources):
+        crawl_time = sources.time_taken_seconds()
+        if crawl_time is not None:
+            facts = replace(facts, time_taken_seconds=crawl_time)
+    return facts
 
 
 def format_report(report: ExportReport) -> str:

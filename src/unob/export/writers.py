@@ -73,7 +73,9 @@ class Written:
 class Writer(Protocol):
     def write_batch(self, pages: Sequence[PageRecord]) -> None: ...
 
-    def finish(self, facts: CrawlFacts, created_at: datetime) -> Written: ...
+    def finish(self, facts: Callable[[], CrawlFacts], created_at: datetime) -> Written:
+        """Close every file; ``facts`` is called only by formats that report on the crawl."""
+        ...
 
     def abort(self) -> None: ...
 
@@ -103,7 +105,7 @@ class SpiderimentWriter:
         self.written.pages += len(pages)
         self.written.records += len(pages)
 
-    def finish(self, facts: CrawlFacts, created_at: datetime) -> Written:
+    def finish(self, facts: Callable[[], CrawlFacts], created_at: datetime) -> Written:
         self._out.close()
         return self.written
 
@@ -135,7 +137,7 @@ class AlgoliaWriter:
                 self.written.records += 1
         self.written.pages += len(pages)
 
-    def finish(self, facts: CrawlFacts, created_at: datetime) -> Written:
+    def finish(self, facts: Callable[[], CrawlFacts], created_at: datetime) -> Written:
         if not self.options.ndjson:
             self._out.write("\n]\n" if self.written.records else "]\n")
         self._out.close()
@@ -212,12 +214,13 @@ class DatasetWriter:
         self._scratch.close()
         self._scratch_dir.cleanup()
 
-    def finish(self, facts: CrawlFacts, created_at: datetime) -> Written:
+    def finish(self, facts: Callable[[], CrawlFacts], created_at: datetime) -> Written:
         self._close()
-        self.report.failed_pages = facts.failed_pages
-        self.report.time_taken_seconds = facts.time_taken_seconds
+        crawl = facts()
+        self.report.failed_pages = crawl.failed_pages
+        self.report.time_taken_seconds = crawl.time_taken_seconds
         self.report.errors = [
-            {"url": url, "error": error} for url, error in facts.errors[:MAX_REPORTED_ERRORS]
+            {"url": url, "error": error} for url, error in crawl.errors[:MAX_REPORTED_ERRORS]
         ]
         report = json.dumps(self.report.as_dict(), indent=2, ensure_ascii=False)
         (self.root / "crawl_report.json").write_text(report + "\n", encoding="utf-8")
