@@ -11,12 +11,15 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from export_helpers import MemoryBodies, make_page, picture, sha
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_algolia import check_schema
 from test_manifest_staging import verify_manifest
 from test_spideriment import FIELDS
 
+from unob.export.algolia import algolia_records
 from unob.export.dataset import CrawlFacts
-from unob.export.records import ImageRef, PageRecord
+from unob.export.records import ImageRef, PageRecord, TextFields
 from unob.export.writers import FORMATS, ExportOptions
 
 WHEN = datetime(2026, 6, 1, tzinfo=UTC)
@@ -159,3 +162,23 @@ def test_algolia_empty_export_is_an_empty_array(tmp_path: Path) -> None:
     writer = FORMATS["algolia"](tmp_path, ExportOptions(), bodies())
     writer.finish(CrawlFacts, WHEN)
     assert json.loads((tmp_path / "records.json").read_text()) == []
+
+
+any_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=200)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(title=any_text, body=st.lists(any_text, max_size=4), ndjson=st.booleans())
+def test_any_text_survives_the_algolia_files(
+    tmp_path_factory: pytest.TempPathFactory, title: str, body: list[str], ndjson: bool
+) -> None:
+    root = tmp_path_factory.mktemp("algolia")
+    page = make_page(title=title, headings=(), text=TextFields(text="\n".join(body)))
+    writer = FORMATS["algolia"](root, ExportOptions(ndjson=ndjson), MemoryBodies())
+    writer.write_batch([page, page])
+    writer.finish(CrawlFacts, WHEN)
+    raw = (root / ("records.ndjson" if ndjson else "records.json")).read_text(encoding="utf-8")
+    records = [json.loads(line) for line in raw.splitlines()] if ndjson else json.loads(raw)
+    assert records == algolia_records(page) * 2
