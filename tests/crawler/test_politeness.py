@@ -43,16 +43,14 @@ def test_min_delay_dominates_fast_servers() -> None:
 def test_response_time_term_starts_at_four_times_and_decays_to_once() -> None:
     pacer = Pacer(0.5)
     assert pacer.politeness == INITIAL_POLITENESS == 2
-    # wait = max(0.5, 2 s * 2**p): p goes 2 -> 1 -> 0 with each answer
-    _, end = answered(pacer, 0.0, 2.0)
-    assert pacer.politeness == 1
-    assert pacer.next_request_at(end) == pytest.approx(end + 2.0 * 2)
-    _, end = answered(pacer, end + 4.0, 2.0)
-    assert pacer.politeness == 0
-    assert pacer.next_request_at(end) == pytest.approx(end + 2.0)
-    _, end = answered(pacer, end + 2.0, 2.0)
+    # wait = max(0.5, 2 s * 2**p): the waits after answers 1, 2, 3, 4 use p = 2, 1, 0, 0
+    waits = []
+    end = 0.0
+    for _ in range(4):
+        _, end = answered(pacer, end, 2.0)
+        waits.append(pacer.next_request_at(end) - end)
+    assert waits == pytest.approx([8.0, 4.0, 2.0, 2.0])
     assert pacer.politeness == 0  # never below 0
-    assert pacer.wait_s() == pytest.approx(2.0)
 
 
 def test_before_any_answer_the_initial_politeness_applies() -> None:
@@ -88,6 +86,7 @@ def test_503_raises_politeness_without_freezing() -> None:
     pacer = Pacer(0.1)
     _, end = answered(pacer, 0.0, 1.0, status=503)
     assert pacer.politeness == 3 and not pacer.frozen
+    _, end = answered(pacer, end + 10, 1.0)
     _, end = answered(pacer, end + 10, 1.0)
     assert pacer.politeness == 2
 
@@ -151,6 +150,8 @@ def test_delays_off_still_honours_what_the_server_asks() -> None:
     assert pacer.wait_s() == pytest.approx(1.0)
     pacer2 = Pacer(0.0)
     _, end = answered(pacer2, 0.0, 0.5, status=503)
+    _, end = answered(pacer2, end + 1, 0.5)
+    assert pacer2.wait_s() == pytest.approx(1.0)  # the wait after this answer: still 2x
     _, end = answered(pacer2, end + 1, 0.5)
     assert pacer2.wait_s() == 0.0  # decayed back: no wait again
 
@@ -254,3 +255,25 @@ def test_what_costs_patience() -> None:
     assert ExitCode.ROBOTS_UNAVAILABLE in PATIENCE_COSTS
     assert ExitCode.FILE_NOT_FOUND not in PATIENCE_COSTS
     assert ExitCode.TOO_LARGE not in PATIENCE_COSTS
+
+
+def test_the_examples_of_docs_configuration() -> None:
+    """The table 'Examples with the defaults' in docs/configuration.md."""
+    fast, slow = Pacer(1.0), Pacer(1.0)
+    end_fast = end_slow = 0.0
+    fast_waits, slow_waits = [], []
+    for _ in range(3):
+        _, end_fast = answered(fast, end_fast, 0.02)
+        fast_waits.append(fast.next_request_at(end_fast) - end_fast)
+        _, end_slow = answered(slow, end_slow, 0.8)
+        slow_waits.append(slow.next_request_at(end_slow) - end_slow)
+    assert fast_waits == pytest.approx([1.0, 1.0, 1.0])
+    assert slow_waits == pytest.approx([3.2, 1.6, 1.0])
+    slow.set_crawl_delay(10)
+    assert slow.next_request_at(end_slow) - end_slow == pytest.approx(10)
+    slow.set_crawl_delay(None)
+    _, end_slow = answered(slow, slow.next_request_at(end_slow), 0.8, status=429, retry=60)
+    assert slow.next_request_at(end_slow) - end_slow == pytest.approx(60)
+    for _ in range(3):
+        _, end_slow = answered(slow, slow.next_request_at(end_slow), 0.8)
+        assert slow.next_request_at(end_slow) - end_slow == pytest.approx(1.6)

@@ -7,12 +7,13 @@ to one origin the crawler waits::
                min(Crawl-delay, max_crawl_delay),          # robots.txt, capped at 120 s
                min(last_response_time * 2**politeness, 300 s))
 
-* ``politeness`` starts at 2 (the first requests wait 4x the server's
-  response time), drops by 1 after every answer that is not 429 or 5xx (so
-  it reaches 0, "wait as long as the server took", after two answers), and
-  rises by 1 (at most to 8) on 429 and 503.  A 429 also freezes it for the
-  rest of the run: no more decay (as unobtanium does).  Other 5xx neither
-  raise nor lower it (patience deals with them).
+* ``politeness`` starts at 2 and every answer that is not 429 or 5xx lowers
+  it by 1 (not below 0) once the wait after that answer is over, so the waits
+  after the first three answers of a healthy server are 4x, 2x and 1x its
+  response time ("wait as long as the server took" from then on).  429 and
+  503 raise it by 1 (at most to 8); a 429 also freezes it for the rest of the
+  run: no more decay (as unobtanium does).  Other 5xx neither raise nor
+  lower it (patience deals with them).
 * ``last_response_time`` is the duration of the last answered request,
   headers to last body byte; failures without an answer do not change it.
 * ``Retry-After`` on 429/503 (seconds or an HTTP date, RFC 9110 §10.2.3)
@@ -113,6 +114,7 @@ class Pacer:
     __slots__ = (
         "_blocked_until",
         "_crawl_delay_s",
+        "_decay_pending",
         "_mark",
         "adaptive",
         "frozen",
@@ -142,6 +144,7 @@ class Pacer:
         self.politeness = INITIAL_POLITENESS if self.adaptive else 0
         #: True after a 429: politeness no longer decays in this run
         self.frozen = False
+        self._decay_pending = False  # the last answer was fine: lower politeness next time
         self.last_response_s = 0.0
         self._crawl_delay_s = 0.0
         self._mark = -math.inf  # latest request start or answer
@@ -192,6 +195,10 @@ class Pacer:
         """Record an answer (any HTTP status) that arrived at ``now``."""
         self._mark = max(self._mark, now)
         self.last_response_s = max(0.0, response_time_s)
+        # the wait after the previous (healthy) answer has been served: now it decays
+        if self._decay_pending and not self.frozen and self.politeness > 0:
+            self.politeness -= 1
+        self._decay_pending = False
         if status in (429, 503):
             self.politeness = min(self.politeness + 1, MAX_POLITENESS)
             if status == 429:
@@ -199,8 +206,8 @@ class Pacer:
             if retry_after_s is not None:
                 pause = min(max(0.0, retry_after_s), self.max_retry_after_s)
                 self._blocked_until = max(self._blocked_until, now + pause * self.time_scale)
-        elif status < 500 and not self.frozen and self.politeness > 0:
-            self.politeness -= 1
+        elif status < 500:
+            self._decay_pending = True
 
     def on_no_answer(self, now: float) -> None:
         """Record a request that got no answer (connection failure, timeout)."""
