@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 
 from aiohttp import web
@@ -250,3 +251,24 @@ def test_robots_txt_unreachable_means_nothing_is_crawled(
     assert done.exit_codes() == {server.url("a.test"): [ExitCode.ROBOTS_UNAVAILABLE]}
     # not attempted: still due for the next run
     assert done.rows("SELECT last_crawl_unix_utc FROM crawl_candidate") == [(None,)]
+
+
+def test_a_long_retry_after_does_not_hold_up_the_end_of_the_run(
+    server: FixtureServer, crawl: CrawlFn
+) -> None:
+    slow = server.site("slow.test")
+    slow.add("/", links("/limited", "/next"))
+    slow.add("/limited", status(429, {"Retry-After": "3600"}))
+    slow.add("/next", page("an hour later"))
+    fast = server.site("fast.test")
+    fast.add("/", links("/1", "/2", "/3"))
+    for n in (1, 2, 3):
+        fast.add(f"/{n}", page(str(n)))
+    started = time.monotonic()
+    # real time: /next must wait an hour; the run stops at 4 requests and does not wait
+    done = crawl(server.url("slow.test"), server.url("fast.test"), max_requests=4, time_scale=1.0)
+    assert time.monotonic() - started < 30
+    assert done.report.stop_reason == "max_requests"
+    assert server.count("slow.test", "/next") == 0
+    # /next was never requested: no entry, still due
+    assert server.url("slow.test", "/next") not in done.exit_codes()

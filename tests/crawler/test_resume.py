@@ -25,7 +25,7 @@ from sites import FixtureServer, Handler, html
 from sites import links as page_linking
 
 HOSTS = ("a.test", "b.test", "c.test")
-PAGES = 60  # per host
+PAGES = 40  # per host
 CONCURRENCY = 4
 
 
@@ -37,7 +37,7 @@ def tree_page(host_index: int, n: int) -> Handler:
     other = HOSTS[(host_index + 1) % len(HOSTS)]
 
     async def handle(request: web.Request) -> web.StreamResponse:
-        await asyncio.sleep(0.004)  # slow enough to be killed mid-crawl
+        await asyncio.sleep(0.003)  # slow enough to be killed mid-crawl
         port = request.host.rsplit(":", 1)[1]
         body = html(f"{children}<a href='http://{other}:{port}/p/{n}'>next host</a>")
         return web.Response(body=body, content_type="text/html")

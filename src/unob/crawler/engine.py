@@ -30,6 +30,7 @@ cancelled and logged as ``cancelled`` (their candidates stay due).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import Callable
@@ -84,6 +85,7 @@ STOP_FRONTIER_EMPTY = "frontier_empty"
 STOP_MAX_REQUESTS = "max_requests"
 STOP_INTERRUPTED = "interrupted"
 STOP_GAVE_UP = "origins_gave_up"
+STOP_ERROR = "error"
 
 
 def _now_ms() -> int:
@@ -95,6 +97,7 @@ class _Origin:
 
     __slots__ = (
         "changed",
+        "fate_logged",
         "gave_up",
         "id",
         "name",
@@ -120,7 +123,20 @@ class _Origin:
         self.pull_lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.gave_up = False
+        #: the one entry that says why the origin was given up is written
+        self.fate_logged = False
         self.workers = 0
+
+
+class _Stopping(Exception):
+    """The run is stopping: leave the URL in hand alone (it stays due)."""
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """Whether the URL's request went out (a cancelled one is then logged)."""
+
+    requested: bool = False
 
 
 @dataclass(slots=True)
@@ -161,6 +177,8 @@ class Engine:
         self._idle: BoundedCache[int, _Origin] = BoundedCache(1024)
         self._max_active = max_active_origins or max(64, settings.concurrency * 8)
         self._wake = asyncio.Event()
+        self._stopped = asyncio.Event()
+        self.failure: BaseException | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._requests = 0
         self._pool = ThreadPoolExecutor(parse_threads, thread_name_prefix="unob-parse")
@@ -174,6 +192,7 @@ class Engine:
         if self.stop_reason is None:
             self.stop_reason = reason
             self.stats.stopping = reason
+        self._stopped.set()
         self._wake.set()
         for origin in self._active.values():
             origin.changed.set()
@@ -187,6 +206,13 @@ class Engine:
             asyncio.get_running_loop().call_later(grace, self._cancel_all)
         else:
             self._cancel_all()
+
+    async def _sleep(self, seconds: float) -> None:
+        """Sleep, but wake up at once when the run stops (Retry-After may be an hour)."""
+        if seconds <= 0 or self._stopped.is_set():
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopped.wait(), seconds)
 
     def _cancel_all(self) -> None:
         for task in list(self._tasks):
@@ -210,6 +236,8 @@ class Engine:
             if self._tasks:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
             self._pool.shutdown(wait=True, cancel_futures=True)
+        if self.failure is not None:
+            raise self.failure
         return self.stop_reason
 
     async def _start_due_origins(self) -> None:
@@ -261,6 +289,12 @@ class Engine:
                     return
                 try:
                     await self._crawl(origin, candidate)
+                except Exception as exc:
+                    # a database failure or a bug: stop the whole run and report it
+                    if self.failure is None:
+                        self.failure = exc
+                    self.stop(STOP_ERROR)
+                    return
                 finally:
                     origin.queue.done(candidate.url_id)
                     origin.queue.reopen()
@@ -305,12 +339,14 @@ class Engine:
         if rules is not None and not rules.expired(time.time()):
             return rules
         async with origin.robots_lock:
-            while not origin.gave_up and self.stop_reason is None:
+            while not origin.gave_up:
+                if self.stop_reason is not None:
+                    raise _Stopping
                 rules = origin.robots
                 if rules is not None and not rules.expired(time.time()):
                     if not rules.unavailable:
                         return rules
-                    await asyncio.sleep(max(0.0, rules.expires_unix - time.time()))
+                    await self._sleep(rules.expires_unix - time.time())
                     continue
                 rules = await self._fetch_robots(origin, refetch=rules is not None)
                 origin.robots = rules
@@ -321,7 +357,7 @@ class Engine:
                 origin.robots_failures += 1
                 exhausted = origin.patience.on_outcome(ExitCode.ROBOTS_UNAVAILABLE)
                 if exhausted or origin.robots_failures >= ROBOTS_ATTEMPTS:
-                    self._give_up(origin)
+                    self._give_up(origin, log_next=False)
         return None
 
     async def _fetch_robots(self, origin: _Origin, *, refetch: bool) -> RobotsRules:
@@ -365,9 +401,7 @@ class Engine:
                 depth=None,
                 requests=self._request_records(fetched, exit_code, approved=True),
                 update_candidate=False,
-            ),
-            is_page=False,
-            is_image=False,
+            )
         )
         return rules
 
@@ -390,32 +424,40 @@ class Engine:
             url_id=candidate.url_id,
             recrawl_interval_s=self.settings.recrawl_interval_s,
         )
+        attempt = _Attempt()
         try:
-            await self._crawl_into(origin, candidate, entry)
+            await self._crawl_into(origin, candidate, entry, attempt)
+        except _Stopping:
+            return  # the run is stopping: not requested, stays due, no entry
         except asyncio.CancelledError:
-            entry.exit_code = ExitCode.CANCELLED
-            entry.message = "cancelled (Ctrl-C) before the answer was complete"
-            entry.file = None
-            entry.redirects = []
-            entry.candidates = []
-            entry.time_taken_ms = int((time.perf_counter() - t0) * 1000)
-            self._submit(entry, is_page=False, is_image=False)
+            if attempt.requested:
+                # the request was on the wire: say so (the URL stays due)
+                entry.exit_code = ExitCode.CANCELLED
+                entry.message = "cancelled (Ctrl-C) before the answer was complete"
+                entry.file = None
+                entry.redirects = []
+                entry.candidates = []
+                entry.time_taken_ms = int((time.perf_counter() - t0) * 1000)
+                self._submit(entry)
             raise
         if entry.exit_code is ExitCode.CANCELLED:
-            return  # not crawled in this run after all (stopping); stays due
+            return  # nothing to log (another worker logged the origin's fate)
         entry.time_taken_ms = int((time.perf_counter() - t0) * 1000)
-        self._submit(
-            entry,
-            is_page=candidate.crawl_type == CrawlType.FILE_CRAWL,
-            is_image=candidate.crawl_type == CrawlType.IMAGE_CRAWL,
-        )
+        self._submit(entry)
         await self.store.wait_for_room()
 
-    async def _crawl_into(self, origin: _Origin, candidate: Candidate, entry: EntryRecord) -> None:
-        """Fill ``entry`` with what crawling ``candidate`` gives (CANCELLED = skip it)."""
+    async def _crawl_into(
+        self, origin: _Origin, candidate: Candidate, entry: EntryRecord, attempt: _Attempt
+    ) -> None:
+        """Fill ``entry`` with what crawling ``candidate`` gives (CANCELLED = no entry)."""
+        max_requests = self.settings.max_requests
+        if max_requests is not None and self._requests >= max_requests:
+            self.stop(STOP_MAX_REQUESTS)
+            raise _Stopping
         rules = await self._robots(origin)
         if rules is None:
-            if origin.gave_up and self.stop_reason is None:
+            if origin.gave_up and not origin.fate_logged:
+                origin.fate_logged = True
                 entry.exit_code = ExitCode.ROBOTS_UNAVAILABLE
                 entry.message = "robots.txt stayed unreachable; origin given up for this run"
             return
@@ -423,24 +465,16 @@ class Engine:
             entry.exit_code = ExitCode.ROBOTS_DISALLOWED
             entry.message = "disallowed by robots.txt"
             return
-        max_requests = self.settings.max_requests
-        if max_requests is not None and self._requests >= max_requests:
-            self.stop(STOP_MAX_REQUESTS)
-            return
-        if self.stop_reason is not None:
-            return
-        self._requests += 1
-        self.stats.requests += 1
-
         fetched = await self._fetch(
             origin,
             candidate.url,
             self._request_headers(candidate),
             self._body_plan(candidate),
+            attempt=attempt,
         )
         await self._interpret(candidate, fetched, entry)
         if origin.patience.on_outcome(entry.exit_code):
-            self._give_up(origin)
+            self._give_up(origin, log_next=True)
             entry.message = (entry.message + "; " if entry.message else "") + (
                 "origin given up for this run (patience exhausted)"
             )
@@ -484,14 +518,26 @@ class Engine:
         plan: Callable[[int, CIMultiDictProxy[str]], BodyPlan | None],
         *,
         max_redirects: int = 0,
+        attempt: _Attempt | None = None,
     ) -> _Fetched:
-        """Paced request plus one immediate retry on a fluke failure."""
+        """Paced request plus one immediate retry on a fluke failure.
+
+        Raises :class:`_Stopping` when the run stops while waiting for the pace.
+        """
         start = origin.pacer.reserve(time.monotonic())
-        delay = start - time.monotonic()
-        if delay > 0:
-            await asyncio.sleep(delay)
+        await self._sleep(start - time.monotonic())
         answers: list[Answer] = []
         async with self._slots:
+            if self.stop_reason is not None:
+                raise _Stopping
+            if attempt is not None:
+                limit = self.settings.max_requests
+                if limit is not None and self._requests >= limit:
+                    self.stop(STOP_MAX_REQUESTS)
+                    raise _Stopping
+                attempt.requested = True
+                self._requests += 1
+                self.stats.requests += 1
             for _attempt in range(2):
                 answer = await self.fetcher.get(
                     url, headers=headers, plan=plan, max_redirects=max_redirects
@@ -664,21 +710,33 @@ class Engine:
         if origin_name not in self._active_names:
             self._wake_pending = True
 
-    def _submit(self, entry: EntryRecord, *, is_page: bool, is_image: bool) -> None:
+    def _submit(self, entry: EntryRecord) -> None:
         self.store.submit(entry)
-        self.stats.count_entry(int(entry.exit_code), is_page=is_page, is_image=is_image)
+        stored = entry.file is not None and entry.file.body is not None
+        mime = entry.file.mime_type or "" if entry.file is not None else ""
+        self.stats.count_entry(
+            int(entry.exit_code),
+            stored_page=stored and bodylib.is_html(mime),
+            stored_image=stored and is_image(mime),
+        )
         if self._wake_pending:
             self._wake_pending = False
             self._wake.set()
 
-    def _give_up(self, origin: _Origin) -> None:
+    def _give_up(self, origin: _Origin, *, log_next: bool) -> None:
+        """Stop crawling ``origin`` in this run; its URLs stay due.
+
+        ``log_next``: record the fact as one ``origin_gave_up`` entry on the next
+        URL it would have crawled (the robots.txt path logs on the URL in hand).
+        """
         if origin.gave_up:
             return
         origin.gave_up = True
         self.given_up[origin.id] = origin.name
         self.stats.origins_given_up = len(self.given_up)
         left = origin.queue.drain()
-        if left:
+        if left and log_next and not origin.fate_logged:
+            origin.fate_logged = True
             nxt = left[0]
             # One entry records that the origin was given up; its URLs stay due.
             self._submit(
@@ -694,9 +752,7 @@ class Engine:
                     message=f"not requested: {origin.name} ran out of patience in this run",
                     depth=nxt.depth,
                     url_id=nxt.url_id,
-                ),
-                is_page=False,
-                is_image=False,
+                )
             )
         origin.changed.set()
 

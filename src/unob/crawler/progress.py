@@ -90,13 +90,12 @@ class CrawlStats:
     by_exit: Counter[int] = field(default_factory=Counter)
     stopping: str | None = None
 
-    def count_entry(self, exit_code: int, *, is_page: bool, is_image: bool) -> None:
+    def count_entry(self, exit_code: int, *, stored_page: bool, stored_image: bool) -> None:
         self.entries += 1
         self.by_exit[exit_code] += 1
-        stored = exit_code in (ExitCode.FILE_INGESTED, ExitCode.NOINDEX, ExitCode.REDIRECT)
-        if is_page and stored and exit_code != ExitCode.REDIRECT:
+        if stored_page:
             self.pages += 1
-        elif is_image and exit_code == ExitCode.FILE_INGESTED:
+        elif stored_image:
             self.images += 1
         if is_error(exit_code):
             self.errors += 1

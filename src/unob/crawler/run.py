@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import socket
@@ -15,7 +16,7 @@ from pathlib import Path
 from aiohttp.abc import AbstractResolver
 
 from unob import __version__
-from unob.crawler.engine import STOP_MAX_REQUESTS, Engine
+from unob.crawler.engine import STOP_ERROR, STOP_MAX_REQUESTS, Engine
 from unob.crawler.fetch import Fetcher, MappedResolver, parse_resolve_specs
 from unob.crawler.frontier import origin_of_canonical
 from unob.crawler.progress import CrawlStats, ProgressSnapshot, Reporter, make_reporter
@@ -160,6 +161,11 @@ async def _crawl(
         ticker = asyncio.create_task(_report_progress(reporter, stats, store))
         try:
             reason = await engine.run()
+        except Exception:
+            # a database failure or a bug: record the end if the database still works
+            with contextlib.suppress(Exception):
+                await store.acall(lambda w: w.finish_agent(int(time.time()), STOP_ERROR))
+            raise
         finally:
             ticker.cancel()
             for signum in handled:
