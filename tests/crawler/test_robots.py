@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from unob.crawler.robots import MAX_BYTES, RobotsRules, RobotsState, robots_url
 
@@ -219,3 +221,38 @@ def test_unreachable_keeps_the_previous_good_file() -> None:
 def test_refetch_interval_is_configurable() -> None:
     r = RobotsRules.from_response(200, b"", 10.0, token="unob", refetch_s=5)
     assert r.expires_unix == 15.0
+
+
+# -- differential test against Google's own matcher (fast-robotstxt) ------------------------
+
+_AGENTS = ["unob", "UNOB", "unob/1.0", "Unob bot", "un", "unobtanium", "*", "other", "unob-x"]
+# no percent-escapes: Google's matcher ranks "/%41" by its written length and protego
+# by its decoded one (RFC 9309 §2.2.2 leaves it open); everything else must agree
+_PATTERNS = ["/", "/a", "/a/", "/ab", "/a*", "/*b", "/a$", "/*.html$", "/b/c", "", "*", "/a?x"]
+_PATHS = ["/", "/a", "/a/", "/ab", "/abc", "/b", "/b/c", "/x.html", "/x.htm", "/a?x=1", "/aa/b"]
+
+_group = st.tuples(
+    st.lists(st.sampled_from(_AGENTS), min_size=1, max_size=2),
+    st.lists(
+        st.tuples(st.sampled_from(["Allow", "Disallow"]), st.sampled_from(_PATTERNS)),
+        max_size=3,
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(groups=st.lists(_group, max_size=4))
+def test_agrees_with_googles_matcher(
+    groups: list[tuple[list[str], list[tuple[str, str]]]],
+) -> None:
+    robotstxt = pytest.importorskip("robotstxt")
+    lines = []
+    for agents, rule_lines in groups:
+        lines += [f"User-agent: {agent}" for agent in agents]
+        lines += [f"{field}: {pattern}" for field, pattern in rule_lines]
+    text = "\n".join(lines) + "\n"
+    ours = rules(text)
+    google = robotstxt.RobotsMatcher()
+    for path in _PATHS:
+        expected = google.is_allowed(text, "unob", SITE + path)
+        assert allowed(ours, path) == expected, (text, path)
