@@ -91,6 +91,16 @@ def status(code: int, headers: dict[str, str] | None = None) -> Handler:
     return handle
 
 
+def slow(seconds: float, then: Handler) -> Handler:
+    """Answer like ``then``, after ``seconds``."""
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        await asyncio.sleep(seconds)
+        return await then(request)
+
+    return handle
+
+
 def gzip_bomb(decoded_size: int) -> bytes:
     """A gzip stream of ``decoded_size`` zero bytes (about 1000x smaller)."""
     compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)

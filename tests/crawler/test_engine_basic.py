@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from conftest import CrawlFn
-from sites import FixtureServer, links, page, raw
+import itertools
 
-from unob.codes import ExitCode
+from conftest import CrawlFn
+from sites import FixtureServer, links, page, raw, slow
+
+from unob.codes import ExitCode, SchedulingReason
 
 
 def test_crawls_a_site_breadth_first_and_stores_every_page(
@@ -84,19 +86,40 @@ def test_robots_txt_rules_for_our_token_and_crawl_delay(
     site.robots = (
         "User-agent: *\nDisallow: /\n\nUser-agent: unobtest\nDisallow: /private\nCrawl-delay: 2\n"
     )
-    site.add("/", links("/public", "/private/x", "/private"))
+    site.add("/", links("/public", "/private/x", "/private", "/more"))
     site.add("/public", page("ok"))
+    site.add("/more", page("more"))
     site.add("/private/x", page("secret"))
-    done = crawl(server.url("a.test"))
+    # Crawl-delay 2 s at time scale 0.05: 100 ms between requests
+    done = crawl(server.url("a.test"), time_scale=0.05)
     codes = done.exit_codes()
     assert codes[server.url("a.test", "/public")] == [ExitCode.FILE_INGESTED]
     assert codes[server.url("a.test", "/private/x")] == [ExitCode.ROBOTS_DISALLOWED]
     assert codes[server.url("a.test", "/private")] == [ExitCode.ROBOTS_DISALLOWED]
     assert server.count("a.test", "/private/x") == 0
-    # Crawl-delay 2 s (scaled by the test time scale) separated the requests: checked by
-    # the pacer's own tests; here: disallowed URLs never reach the server.
+    times = [h.at for h in server.hits]
+    assert len(times) == 4  # robots.txt, /, /public, /more
+    assert min(b - a for a, b in itertools.pairwise(times)) >= 0.09
     robots = done.rows("SELECT count(*) FROM crawl_log_entry WHERE crawl_type = 1")
     assert robots == [(1,)]
+
+
+def test_robots_txt_is_fetched_again_when_it_expires(server: FixtureServer, crawl: CrawlFn) -> None:
+    site = server.site("a.test")
+    site.robots = "User-agent: *\nDisallow: /nothing\n"
+    site.add("/", links(*(f"/{n}" for n in range(6))))
+    for n in range(6):
+        site.add(f"/{n}", slow(0.03, page("slow")))
+    # robots_refetch_s 1 s at time scale 0.01: stale after 10 ms, i.e. before most pages
+    done = crawl(server.url("a.test"), robots_refetch_s=1, time_scale=0.01)
+    fetches = done.rows(
+        "SELECT scheduling_reason FROM crawl_log_entry WHERE crawl_type = 1 "
+        "ORDER BY crawl_log_entry_id"
+    )
+    assert len(fetches) >= 3
+    assert fetches[0] == (SchedulingReason.EXPLORE,)
+    assert set(fetches[1:]) == {(SchedulingReason.RECRAWL,)}
+    assert server.count("a.test", "/robots.txt") == len(fetches)
 
 
 def test_another_agents_group_does_not_apply(server: FixtureServer, crawl: CrawlFn) -> None:

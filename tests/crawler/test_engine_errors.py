@@ -8,7 +8,7 @@ from collections import Counter
 
 from aiohttp import web
 from conftest import CrawlFn
-from sites import FixtureServer, Handler, gzip_bomb, links, page, raw, redirect, status
+from sites import FixtureServer, Handler, gzip_bomb, links, page, raw, redirect, slow, status
 
 from unob.codes import ExitCode
 
@@ -23,14 +23,6 @@ def drop_first(times: int, then: Handler) -> Handler:
             assert request.transport is not None
             request.transport.abort()
             raise asyncio.CancelledError  # aiohttp ends the handler quietly
-        return await then(request)
-
-    return handle
-
-
-def slow(seconds: float, then: Handler) -> Handler:
-    async def handle(request: web.Request) -> web.StreamResponse:
-        await asyncio.sleep(seconds)
         return await then(request)
 
     return handle

@@ -17,11 +17,12 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp import web
 from conftest import TEST_UA, CrawlFn
-from sites import FixtureServer, Handler, html
+from sites import FixtureServer, Handler, html, page, slow
 from sites import links as page_linking
 
 HOSTS = ("a.test", "b.test", "c.test")
@@ -97,6 +98,15 @@ def stored(db: Path) -> set[str]:
     )
 
 
+def wait_for(proc: subprocess.Popen[bytes], condition: Callable[[], bool]) -> None:
+    """Poll until ``condition()`` holds; fail if the crawl ends first or makes no progress."""
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert time.monotonic() < deadline, "the crawl made no progress"
+        time.sleep(0.01)
+
+
 def as_hit_key(url: str) -> str:
     """``http://a.test:PORT/p/1`` -> ``a.test/p/1`` (how page_hits names requests)."""
     rest = url.split("://", 1)[1]
@@ -117,11 +127,7 @@ def test_kill_9_and_resume_ends_with_the_same_pages(
     db = tmp_path / "killed.db"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(unob_argv(db, *seeds), env=env, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while sum(page_hits(server).values()) < len(expected) // 3:
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        assert time.monotonic() < deadline, "the crawl made no progress"
-        time.sleep(0.01)
+    wait_for(proc, lambda: sum(page_hits(server).values()) >= len(expected) // 3)
     proc.send_signal(signal.SIGKILL)
     proc.wait(30)
     first_hits = page_hits(server)
@@ -160,30 +166,14 @@ def test_kill_9_and_resume_ends_with_the_same_pages(
     assert entries[0] == entries[1] == len(expected)  # one entry per page, over both runs
 
 
-def slow_page(seconds: float, body: str = "slow") -> Handler:
-    async def handle(_request: web.Request) -> web.StreamResponse:
-        await asyncio.sleep(seconds)
-        return web.Response(body=html(body), content_type="text/html")
-
-    return handle
-
-
-def wait_for_hits(server: FixtureServer, proc: subprocess.Popen[bytes], count: int) -> None:
-    deadline = time.monotonic() + 60
-    while sum(page_hits(server).values()) < count:
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        assert time.monotonic() < deadline, "the crawl made no progress"
-        time.sleep(0.01)
-
-
 def test_ctrl_c_finishes_quick_requests_cancels_hung_ones_and_records_the_stop(
     server: FixtureServer, tmp_path: Path
 ) -> None:
     site = server.site("a.test")
     site.add("/", page_linking("/hang", *(f"/p/{n}" for n in range(30))))
-    site.add("/hang", slow_page(60))
+    site.add("/hang", slow(60, page("never")))
     for n in range(30):
-        site.add(f"/p/{n}", slow_page(0.02))
+        site.add(f"/p/{n}", slow(0.02, page("quick")))
     db = tmp_path / "crawl.db"
     config = tmp_path / "fast.toml"
     # the 5 s grace after Ctrl-C becomes 0.5 s: long enough for a 20 ms page, not for /hang
@@ -191,11 +181,7 @@ def test_ctrl_c_finishes_quick_requests_cancels_hung_ones_and_records_the_stop(
     argv = [*unob_argv(db, server.url("a.test", "/")), "--config", str(config)]
     argv += ["--per-origin-concurrency", "2"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while server.count("a.test", "/hang") == 0 or server.count("a.test") < 8:
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        assert time.monotonic() < deadline, "the crawl made no progress"
-        time.sleep(0.01)
+    wait_for(proc, lambda: server.count("a.test", "/hang") > 0 and server.count("a.test") >= 8)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err

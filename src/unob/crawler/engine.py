@@ -371,9 +371,10 @@ class Engine:
         fetched = await self._fetch(origin, url, {}, plan, max_redirects=ROBOTS_MAX_REDIRECTS)
         last = fetched.last
         scale = self.settings.time_scale
-        status = last.status if last.failure is None or last.answered else None
+        # an answer whose body could not be read is no answer (RFC 9309 §2.3.1.4)
+        status = last.status if last.failure is None else None
         rules = RobotsRules.from_response(
-            status if last.failure is None else None,
+            status,
             last.body,
             time.time(),
             token=self.settings.robots_token,
@@ -384,7 +385,8 @@ class Engine:
         exit_code = last.failure if last.failure is not None else status_exit_code(last.status or 0)
         message = last.message
         if rules.unavailable:
-            message = f"robots.txt unavailable, nothing allowed for now ({message or status})"
+            why = message or f"HTTP {last.status}"
+            message = f"robots.txt unreachable, nothing allowed for now ({why})"
         self._submit(
             EntryRecord(
                 uuid=str(uuid.uuid4()),
