@@ -70,3 +70,45 @@ def test_docs_exit_code_table_is_generated_from_the_codes() -> None:
     assert exit_code_markdown() in text, "regenerate with unob.crawler.status.exit_code_markdown()"
     for code in ExitCode:
         assert f"`{code.name.lower()}`" in text
+
+
+def test_progress_goes_to_a_callback_or_to_plain_lines(
+    server: FixtureServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from conftest import FAST
+
+    from unob.crawler import ProgressSnapshot, run_crawl
+    from unob.crawler.fetch import MappedResolver
+    from unob.settings import load_crawl_settings
+
+    site = server.site("a.test")
+    site.add("/", links("/a", "/gone"))
+    site.add("/a", page("a"))
+    site.add("/gone", status(410))
+    settings = load_crawl_settings(None, {**FAST, "seeds": (server.url("a.test"),)})
+    seen: list[ProgressSnapshot] = []
+    report = run_crawl(
+        settings,
+        tmp_path / "a.db",
+        progress=seen.append,
+        resolver=MappedResolver({"*": "127.0.0.1"}),
+    )
+    final = seen[-1]
+    assert (final.pages, final.requests, final.frontier) == (2, 3, 0)
+    assert (
+        final.by_exit_code
+        == report.by_exit_code
+        == {
+            "file_ingested": 2,
+            "file_gone": 1,
+            "file_not_found": 1,
+        }
+    )
+    assert final.errors == 2  # 410 and robots.txt's 404
+
+    # not a terminal: plain lines on stderr
+    run_crawl(
+        settings, tmp_path / "b.db", progress=True, resolver=MappedResolver({"*": "127.0.0.1"})
+    )
+    err = capsys.readouterr().err
+    assert "crawl:" in err and "pages 2" in err and "errors 2" in err
