@@ -28,17 +28,6 @@ from unob.summarizer.meta import MetaReader, keywords, normalize_language
 from unob.summarizer.textpile import build_pile, choose_main
 from unob.summarizer.walk import RawLink, Walked, walk
 
-# One parser for every page: the input is always UTF-8 after charset.to_utf8,
-# and the explicit encoding overrides any <meta charset> libxml2 would obey.
-_PARSER = etree.HTMLParser(
-    encoding="utf-8",
-    remove_comments=True,
-    remove_pis=True,
-    no_network=True,
-    collect_ids=False,
-    default_doctype=False,
-)
-
 _EMPTY_PILE = TextPile("", "", "", "", "", "")
 
 
@@ -79,10 +68,9 @@ def _derive(body: bytes, url: str, charset: str | None) -> Derived:
     data = to_utf8(body, charset)
     if not data.strip():
         return _empty(url)
-    root = etree.fromstring(data, _PARSER)
-    if root is None:
-        return _empty(url)
-    w = walk(root)
+    # The input is UTF-8 after to_utf8, and the parser's explicit encoding
+    # overrides any <meta charset> libxml2 would otherwise obey.
+    w = walk(data)
     main = choose_main(w)
     pile = build_pile(w, main)
 

@@ -11,6 +11,7 @@ links repeated across the pages of one site (navigation) cost a dict lookup.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import urljoin
 
@@ -22,8 +23,22 @@ _REMOVE_INSIDE = str.maketrans("", "", "\t\n\r")
 _STRIP = "".join(chr(c) for c in range(0x21))
 
 
+# An http(s) URL that canonicalize() would return unchanged: lowercase
+# scheme and ASCII host, no port, no userinfo, a path, no percent-escapes
+# (their case and unreserved-decoding would need work), no empty "?".
+_ALREADY_CANONICAL = re.compile(
+    r"https?://[a-z0-9](?:[a-z0-9.\-]*[a-z0-9])?/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*"
+    r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]+)?"
+)
+# Dot segments ("/./", "/../", a trailing "/." or "/..") need RFC 3986 §5.2.4.
+_DOT_SEGMENT = re.compile(r"/\.\.?(?:/|\?|$)")
+
+
 @lru_cache(maxsize=65536)
 def _canonical(url: str) -> str | None:
+    """canonicalize(url), with a fast path for URLs already in canonical form."""
+    if _ALREADY_CANONICAL.fullmatch(url) and not _DOT_SEGMENT.search(url.partition("?")[0]):
+        return url
     return canonicalize(url)
 
 

@@ -198,38 +198,37 @@ ROLE_LOCATION = {
 #: Landmarks that are boilerplate when found outside the chosen main content.
 BOILERPLATE_LOCATIONS = IN_HEADER | IN_FOOTER | IN_ASIDE | IN_NAV
 
-# Class/id vocabularies, matched as substrings of the lowercased
-# "class id" string (so camelCase "articleBody" matches "body"), as
-# readability does.  Short words that would match inside others ("ad") are
-# written with their separators.
+# Class/id vocabularies.  The walker splits a "class id" string into
+# lowercase words at whitespace and "-_:./" and searches each word, so a
+# pattern is a substring of one word (camelCase "articleBody" still holds
+# "body"); "^ad$" style anchors make short words match only whole.
 
 #: The element is boilerplate: its subtree is neither scored nor kept as
-#: main content, unless it also matches MAYBE_CONTENT.
+#: main content, unless one of its words matches MAYBE_CONTENT.
 UNLIKELY = re.compile(
-    r"-ad-|^ad-|-ad$|^ads?$|ad-slot|adslot|ad-container|advert|ai2html|banner|breadcrumb"
-    r"|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu"
-    r"|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplement"
-    r"|agegate|pagination|(?<![a-z])pager(?![a-z])|popup|share|sharing|newsletter|cookie|consent|outbrain"
-    r"|taboola|recommend|signup|sign-up|subscribe|modal|overlay|toolbar|byline|author-?bio"
-    r"|more-stories|trending|popular|nav"
+    r"^ads?$|^advert|^adslot|^adwrap|adcontainer|ai2html|banner|breadcrumb"
+    r"|combx|comment|community|disqus|^extra|footer|gdpr|header|legends|menu"
+    r"|related|remark|replies|^rss$|shoutbox|sidebar|skyscraper|social|sponsor|supplement"
+    r"|agegate|pagination|^pager$|popup|^share|sharing|newsletter|cookie|consent|outbrain"
+    r"|taboola|recommend|^signup$|subscribe|^modal|^overlay|toolbar|byline|authorbio"
+    r"|^bio$|^trending|^popular|^nav$|navbar|navigation"
 )
 
 #: Words that rescue an UNLIKELY element: it may hold the content.
-MAYBE_CONTENT = re.compile(r"article|body|column|content|main|shadow|story|entry|post-?text")
+MAYBE_CONTENT = re.compile(r"article|body|column|content|^main$|shadow|story|^entry|posttext")
 
 #: +25 to a container's score.
 POSITIVE = re.compile(
-    r"article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose"
-    r"|markdown|rich-?text"
+    r"article|body|content|^entry|hentry|^main$|^page$|^post$|^text$|^blog|story|^prose$"
+    r"|markdown|richtext"
 )
 
-#: -25 to a container's score, and grounds for dropping a subtree from the
-#: main content when it is also link-heavy or short (see textpile).
+#: -25 to a container's score.
 NEGATIVE = re.compile(
-    r"-ad-|^ad-|-ad$|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot"
-    r"|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox"
-    r"|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|caption|credit|newsletter"
-    r"|subscribe|social|byline|author|timestamp|dateline|published|breadcrumb"
+    r"^ad$|^ads$|^hidden$|^hid$|banner|combx|comment|^com$|contact|^foot|footnote"
+    r"|masthead|^media$|^meta$|outbrain|promo|related|^scroll|^share|shoutbox|sidebar"
+    r"|skyscraper|sponsor|shopping|^tags?$|^tool|widget|caption|credit|newsletter"
+    r"|subscribe|social|byline|^author|timestamp|dateline|published|breadcrumb"
 )
 
 #: Class names (whole tokens) of elements that are never shown on screen.

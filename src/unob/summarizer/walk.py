@@ -1,7 +1,7 @@
-"""One pass over a parsed HTML tree: blocks of text, headings, images, links, metadata.
+"""One pass over an HTML page: blocks of text, headings, images, links, metadata.
 
-The walk is the only place that touches lxml elements.  It turns the tree
-into flat Python lists that the rest of the summarizer works on:
+The walk is the only place that touches lxml.  It turns the page into flat
+Python lists that the rest of the summarizer works on:
 
 * **nodes**: every block-level element, numbered in document (pre-)order,
   with its parent, tag, class/id weight, location bits and, once the walk is
@@ -11,22 +11,24 @@ into flat Python lists that the rest of the summarizer works on:
   pile each), with the node that holds them and their link-text size.
 * headings, images, raw links and head metadata, in document order.
 
-It is written as one flat loop over ``lxml.etree.iterwalk`` events with
-local variables, because it runs once per crawled page and its cost is most
-of :func:`~unob.summarizer.extract.derive_html` after the parse itself.
+No tree is built: the walker is an lxml *parser target* (libxml2's SAX
+events delivered as ``start(tag, attrib)`` / ``data(text)`` / ``end(tag)``
+calls).  Measured on the extraction benchmark, parsing into a target costs
+about what building the tree costs, while walking a built tree with
+``iterwalk`` and reading attributes through element proxies costs twice as
+much again; per-page cost is most of
+:func:`~unob.summarizer.extract.derive_html`.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from lxml import etree
 
 from unob.summarizer import patterns as P
 
-_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-# Location bit for the walker only: inside <head>, where text is not content.
-_IN_HEAD = 1 << 24
 # Page-level wrappers carry classes like "single-post has-sidebar": their
 # class names describe the page, not the element, so they are never junk.
 _NEVER_JUNK = frozenset({"html", "body", "main", "article"})
@@ -95,390 +97,479 @@ class Walked:
     inline_code: list[tuple[str, int]] = field(default_factory=list)  # (text, node)
 
 
-_weight_cache: dict[str, tuple[float, bool, bool]] = {}
+_label_cache: dict[str, tuple[float, bool, bool]] = {}
+_token_cache: dict[str, int] = {}
+# Token bits.
+_POS = 1
+_NEG = 2
+_UNLIKELY = 4
+_MAYBE = 8
+_HIDDEN = 16
+# class/id separators: whitespace and the punctuation of BEM-style names.
+_SEPARATORS = str.maketrans({c: " " for c in "-_:./\t\n"})
+
+
+def _token_bits(token: str) -> int:
+    bits = _token_cache.get(token)
+    if bits is None:
+        bits = 0
+        if P.POSITIVE.search(token):
+            bits |= _POS
+        if P.NEGATIVE.search(token):
+            bits |= _NEG
+        if P.UNLIKELY.search(token):
+            bits |= _UNLIKELY
+        if P.MAYBE_CONTENT.search(token):
+            bits |= _MAYBE
+        if token in P.HIDDEN_CLASSES:
+            bits |= _HIDDEN
+        if len(_token_cache) > 50000:
+            _token_cache.clear()
+        _token_cache[token] = bits
+    return bits
 
 
 def _class_weight(key: str) -> tuple[float, bool, bool]:
-    """(score weight, is junk, is hidden) for a "class id" string; cached."""
-    hit = _weight_cache.get(key)
+    """(score weight, is junk, is hidden) for a "class id" string; cached.
+
+    The vocabularies of :mod:`~unob.summarizer.patterns` are matched per
+    word (split at whitespace and ``-_:./``; ids like "post-12345" are
+    unique per page but their words are not), then combined: junk is an
+    UNLIKELY word without a MAYBE_CONTENT word.
+    """
+    hit = _label_cache.get(key)
     if hit is not None:
         return hit
     low = key.lower()
-    weight = 0.0
-    if P.POSITIVE.search(low):
-        weight += 25.0
-    if P.NEGATIVE.search(low):
-        weight -= 25.0
-    junk = P.UNLIKELY.search(low) is not None and P.MAYBE_CONTENT.search(low) is None
-    hidden = not P.HIDDEN_CLASSES.isdisjoint(low.split())
+    bits = 0
+    for token in low.split():
+        bits |= _token_bits(token)
+    hidden = bool(bits & _HIDDEN)
+    words = low.translate(_SEPARATORS).split()
+    for token in words:
+        bits |= _token_bits(token)
+    weight = (25.0 if bits & _POS else 0.0) - (25.0 if bits & _NEG else 0.0)
+    junk = bool(bits & _UNLIKELY) and not bits & _MAYBE
     result = (weight, junk, hidden)
-    if len(_weight_cache) > 20000:
-        _weight_cache.clear()
-    _weight_cache[key] = result
+    if len(_label_cache) > 20000:
+        _label_cache.clear()
+    _label_cache[key] = result
     return result
 
 
-def _flush_text(pieces: list[str], pre: bool) -> str:
-    raw = "".join(pieces)
-    if pre:
+def _emit(w: Walked, node: int, raw: str, link_chars: int) -> None:
+    """Append one block of text (raw, not yet whitespace-normalized)."""
+    if node >= 0 and w.mask[node] & P.IN_PRE:
         lines = [line.rstrip() for line in raw.split("\n")]
         while lines and not lines[0].strip():
             lines.pop(0)
         while lines and not lines[-1]:
             lines.pop()
-        return "\n".join(lines)
-    return " ".join(raw.split())
+        text = "\n".join(lines)
+    else:
+        text = " ".join(raw.split())
+    if not text:
+        return
+    w.b_node.append(node)
+    w.b_text.append(text)
+    w.b_link.append(link_chars)
+    if node >= 0:
+        w.text_len[node] += len(text)
+        w.link_len[node] += link_chars
 
 
-def walk(root: etree._Element) -> Walked:
-    """Walk the tree under ``root`` once (see module docstring)."""
-    w = Walked()
-    parent = w.parent
-    tags = w.tag
-    weights = w.weight
-    masks = w.mask
-    ends = w.end
-    junks = w.junk
-    text_len = w.text_len
-    link_len = w.link_len
-    b_node = w.b_node
-    b_text = w.b_text
-    b_link = w.b_link
-    links = w.links
-    headings = w.headings
+# What the walker does with each tag (anything not listed is a block).
+_K_BLOCK = 0
+_K_INLINE = 1
+_K_SKIP = 2
+_K_A = 3
+_K_HEADING = 4
+_K_IMG = 5
+_K_CODE = 6
+_K_BREAK = 7
+_K_TIME = 8
+_K_AREA = 9
+_K_HEAD = 10
+_K_META = 11
+_K_LINK = 12
+_K_TITLE = 13
+_K_SCRIPT = 14
+_K_BASE = 15
 
-    skip_tags = P.SKIP_TAGS
-    inline_tags = P.INLINE_TAGS
-    tag_location = P.TAG_LOCATION
-    heading_level = P.HEADING_LEVEL
-    role_location = P.ROLE_LOCATION
-    hidden_style = P.HIDDEN_STYLE
-    in_pre_bit = P.IN_PRE
-    in_code_bit = P.IN_CODE
+_KIND: dict[str, int] = {tag: _K_INLINE for tag in P.INLINE_TAGS}
+_KIND.update({tag: _K_SKIP for tag in P.SKIP_TAGS})
+_KIND.update({tag: _K_HEADING for tag in P.HEADING_LEVEL})
+_KIND.update(
+    {
+        "a": _K_A,
+        "area": _K_AREA,
+        "img": _K_IMG,
+        "code": _K_CODE,
+        "kbd": _K_CODE,
+        "samp": _K_CODE,
+        "br": _K_BREAK,
+        "hr": _K_BREAK,
+        "time": _K_TIME,
+        "head": _K_HEAD,
+        "meta": _K_META,
+        "link": _K_LINK,
+        "title": _K_TITLE,
+        "script": _K_SCRIPT,
+        "base": _K_BASE,
+    }
+)
 
-    # The element stack: per open element, what to undo at its end event.
-    # kinds: 0 inline, 1 block node, 2 skipped, 3 link, 4 heading, 6 inline code
-    kind_stack: list[int] = []
-    mask_stack: list[int] = []
-    node_stack: list[int] = [-1]
-    cur_node = -1
-    mask = 0
-    buf: list[str] = []
-    buf_link = 0
-    in_link = 0
-    captures: list[list[str]] = []
-    open_links: list[RawLink] = []
-    code_stack: list[list[str]] = []
-    code_pieces: list[str]
-    open_heading: RawHeading | None = None
-    position = 0
 
-    labels = w.label
+class _Walker:
+    """The parser target.  State lives in slots; see :func:`walk`."""
 
-    def add_node(tag: str, weight: float, node_mask: int, junk: bool, label: str) -> int:
-        nid = len(parent)
-        par = node_stack[-1]
-        parent.append(par)
-        tags.append(tag)
-        weights.append(weight)
-        masks.append(node_mask)
-        ends.append(nid)
-        labels.append(label)
-        junks.append(junk)
-        text_len.append(0)
-        link_len.append(0)
-        return nid
+    __slots__ = (
+        "buf",
+        "buf_link",
+        "captures",
+        "child_seen",
+        "cur_node",
+        "in_head",
+        "in_link",
+        "kind_stack",
+        "mask",
+        "mask_stack",
+        "node_stack",
+        "open_heading",
+        "open_links",
+        "position",
+        "skip",
+        "special",
+        "special_kind",
+        "w",
+    )
 
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        tag = el.tag
-        if event == "start":
-            if type(tag) is not str:
-                # Comments, processing instructions, entities: no text of ours.
-                walker.skip_subtree()
-                kind_stack.append(2)
-                mask_stack.append(mask)
-                continue
-            if tag in skip_tags:
-                walker.skip_subtree()
-                kind_stack.append(2)
-                mask_stack.append(mask)
-                if tag == "head":
-                    _read_head(el, w)
-                elif tag == "title" and w.title is None and not (mask & P.IN_HEADING):
-                    w.title = " ".join(
-                        etree.tostring(el, method="text", encoding="unicode").split()
-                    )
-                elif tag == "meta":
-                    _read_meta(el, w)
-                elif tag == "link":
-                    _read_link(el, w)
-                elif tag == "script" and (el.get("type") or "").lower() == "application/ld+json":
-                    if el.text:
-                        w.json_ld.append(el.text)
-                continue
+    def __init__(self) -> None:
+        self.reset()
 
-            cls = el.get("class")
-            ident = el.get("id")
-            weight = 0.0
-            junk = False
-            label = ""
+    def reset(self) -> None:
+        self.w = Walked()
+        self.kind_stack: list[int] = []
+        self.mask_stack: list[int] = []
+        self.node_stack: list[int] = [-1]
+        # Per open block node: has an element child started yet?  (For the
+        # "heading opens its section" anchor rule.)
+        self.child_seen: list[bool] = [False]
+        self.cur_node = -1
+        self.mask = 0
+        self.buf: list[str] = []
+        self.buf_link = 0
+        self.in_link = 0
+        self.in_head = 0
+        self.captures: list[list[str]] = []
+        self.open_links: list[RawLink] = []
+        self.open_heading: RawHeading | None = None
+        self.position = 0
+        self.skip = 0
+        self.special: list[str] | None = None
+        self.special_kind = 0
+
+    # -- SAX events --------------------------------------------------------
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:  # noqa: C901 - hot path
+        if self.skip:
+            self.skip += 1
+            return
+        kind = _KIND.get(tag, _K_BLOCK)
+        if kind == _K_SKIP or kind >= _K_META:
+            self._start_special(kind, tag, attrib)
+            return
+        w = self.w
+        cls = ident = role = None
+        weight = 0.0
+        junk = False
+        label = ""
+        if attrib:
+            if "hidden" in attrib or attrib.get("aria-hidden") == "true":
+                # HTML's hidden attribute and ARIA hiding: not shown, not content.
+                self.skip = 1
+                return
+            style = attrib.get("style")
+            if style and ("none" in style or "hidden" in style):
+                if P.HIDDEN_STYLE.search(style):
+                    self.skip = 1
+                    return
+            cls = attrib.get("class")
+            ident = attrib.get("id")
+            role = attrib.get("role")
             if cls or ident:
                 label = f"{cls or ''} {ident or ''}"
-                weight, junk, hidden = _class_weight(label)
+                weight, junk, class_hidden = _class_weight(label)
+                if class_hidden:
+                    self.skip = 1
+                    return
                 if junk and tag in _NEVER_JUNK:
                     junk = False
-            else:
-                hidden = False
-            # Hidden content is not content (HTML "hidden" attribute, ARIA
-            # hidden, screen-reader-only classes, inline display:none).
-            if hidden or el.get("hidden") is not None or el.get("aria-hidden") == "true":
-                walker.skip_subtree()
-                kind_stack.append(2)
-                mask_stack.append(mask)
-                continue
-            style = el.get("style")
-            if style and hidden_style.search(style):
-                walker.skip_subtree()
-                kind_stack.append(2)
-                mask_stack.append(mask)
-                continue
-
-            mask_stack.append(mask)
-            loc = tag_location.get(tag)
+        mask = self.mask
+        self.mask_stack.append(mask)
+        loc = P.TAG_LOCATION.get(tag)
+        if loc:
+            mask |= loc
+        if role:
+            loc = P.ROLE_LOCATION.get(role.strip().lower())
             if loc:
                 mask |= loc
-            role = el.get("role")
-            if role:
-                loc = role_location.get(role.strip().lower())
-                if loc:
-                    mask |= loc
-            if tag == "html" or tag == "body":
-                if w.lang is None:
-                    lang = el.get("lang") or el.get("xml:lang") or el.get(_XML_LANG)
-                    if lang and lang.strip():
-                        w.lang = lang.strip()
+        self.mask = mask
+        child_seen = self.child_seen
+        first_child = not child_seen[-1]
+        child_seen[-1] = True
 
-            if tag in inline_tags:
-                if tag == "a" or tag == "area":
-                    href = el.get("href")
-                    if href is not None:
-                        rel = el.get("rel")
-                        link = RawLink(
-                            href,
-                            tag,
-                            tuple(rel.lower().split()) if rel else (),
-                            mask,
-                            cur_node,
-                            [],
-                            False,
-                            position,
-                        )
-                        position += 1
-                        links.append(link)
-                        if tag == "a":
-                            open_links.append(link)
-                            captures.append(link.pieces)
-                            in_link += 1
-                            kind_stack.append(3)
-                        else:
-                            alt = el.get("alt")
-                            if alt:
-                                link.pieces.append(alt)
-                            kind_stack.append(0)
-                    else:
-                        kind_stack.append(0)
-                elif tag == "img":
-                    src = (
-                        el.get("src")
-                        or el.get("data-src")
-                        or el.get("data-lazy-src")
-                        or el.get("data-original")
-                    )
-                    if not src or src.startswith("data:"):
-                        srcset = el.get("srcset") or el.get("data-srcset")
-                        if srcset:
-                            src = srcset.strip().split(",")[0].split()[0] if srcset.strip() else src
-                    if src and not src.startswith("data:"):
-                        w.images.append(
-                            RawImage(
-                                src, el.get("alt"), el.get("width"), el.get("height"), cur_node
-                            )
-                        )
-                    kind_stack.append(0)
-                elif tag == "time":
-                    dt = el.get("datetime")
-                    if dt:
-                        w.time_datetimes.append((dt, mask))
-                    kind_stack.append(0)
-                elif (tag == "code" or tag == "kbd" or tag == "samp") and not (
-                    mask_stack[-1] & in_code_bit
-                ):
-                    code_pieces = []
-                    code_stack.append(code_pieces)
-                    captures.append(code_pieces)
-                    kind_stack.append(6)
-                else:
-                    kind_stack.append(0)
-                text = el.text
-                if text:
-                    buf.append(text)
-                    if in_link:
-                        buf_link += len(text)
-                    for cap in captures:
-                        cap.append(text)
-                continue
-
-            # A block-level element: what came before belongs to the outer node.
+        if kind == _K_BLOCK or kind == _K_HEADING:
+            buf = self.buf
             if buf:
-                pre = bool(masks[cur_node] & in_pre_bit) if cur_node >= 0 else False
-                flushed = _flush_text(buf, pre)
-                if flushed:
-                    b_node.append(cur_node)
-                    b_text.append(flushed)
-                    b_link.append(buf_link)
-                    if cur_node >= 0:
-                        text_len[cur_node] += len(flushed)
-                        link_len[cur_node] += buf_link
-                buf = []
-                buf_link = 0
-            if tag == "br" or tag == "hr" or tag == "wbr":
-                kind_stack.append(0)
-                continue
-            nid = add_node(tag, weight, mask, junk, label)
-            node_stack.append(nid)
-            cur_node = nid
-            level = heading_level.get(tag)
-            if level is not None and open_heading is None:
+                raw = "".join(buf)
+                if not raw.isspace():
+                    _emit(w, self.cur_node, raw, self.buf_link)
+                self.buf = []
+                self.buf_link = 0
+            parent = w.parent
+            nid = len(parent)
+            parent.append(self.cur_node)
+            w.tag.append(tag)
+            w.weight.append(weight)
+            w.mask.append(mask)
+            w.end.append(nid)
+            w.junk.append(junk)
+            w.label.append(label)
+            w.text_len.append(0)
+            w.link_len.append(0)
+            if kind == _K_HEADING and self.open_heading is None:
                 anchor = ident
-                if not anchor:
-                    anchor = _heading_anchor(el)
-                open_heading = RawHeading(level, nid, anchor, [])
-                headings.append(open_heading)
-                captures.append(open_heading.pieces)
-                for lk in open_links:
+                if not anchor and first_child:
+                    # Sphinx and others put the id on the section a heading opens.
+                    par = self.cur_node
+                    if par >= 0 and w.tag[par] in _SECTIONING:
+                        anchor = w.label[par].rpartition(" ")[2] or None
+                heading = RawHeading(P.HEADING_LEVEL[tag], nid, anchor, [])
+                self.open_heading = heading
+                w.headings.append(heading)
+                self.captures.append(heading.pieces)
+                for lk in self.open_links:
                     lk.contains_heading = True
-                kind_stack.append(4)
             else:
-                kind_stack.append(1)
-            text = el.text
-            if text:
-                buf.append(text)
-                if in_link:
-                    buf_link += len(text)
-                for cap in captures:
-                    cap.append(text)
-            continue
-
-        # ---- end event ----
-        kind = kind_stack.pop()
-        mask = mask_stack.pop()
-        if kind == 1 or kind == 4:
-            nid = node_stack.pop()
+                kind = _K_BLOCK
+            self.node_stack.append(nid)
+            child_seen.append(False)
+            self.cur_node = nid
+            if nid < 3 and w.lang is None and (tag == "html" or tag == "body") and attrib:
+                lang = attrib.get("lang") or attrib.get("xml:lang")
+                if lang and lang.strip():
+                    w.lang = lang.strip()
+        elif kind == _K_A or kind == _K_AREA:
+            href = attrib.get("href") if attrib else None
+            if href is None:
+                kind = _K_INLINE
+                heading = self.open_heading
+                if heading is not None and heading.anchor is None and attrib:
+                    heading.anchor = attrib.get("id") or attrib.get("name")
+            else:
+                rel = attrib.get("rel")
+                link = RawLink(
+                    href,
+                    tag,
+                    tuple(rel.lower().split()) if rel else (),
+                    mask,
+                    self.cur_node,
+                    [],
+                    False,
+                    self.position,
+                )
+                self.position += 1
+                w.links.append(link)
+                heading = self.open_heading
+                if heading is not None and heading.anchor is None:
+                    # A permalink inside the heading names its anchor.
+                    anchor = attrib.get("id") or attrib.get("name")
+                    if not anchor and href.startswith("#") and len(href) > 1:
+                        anchor = href[1:]
+                    heading.anchor = anchor or None
+                if kind == _K_A:
+                    self.open_links.append(link)
+                    self.captures.append(link.pieces)
+                    self.in_link += 1
+                else:
+                    alt = attrib.get("alt")
+                    if alt:
+                        link.pieces.append(alt)
+        elif kind == _K_BREAK:
+            buf = self.buf
             if buf:
-                flushed = _flush_text(buf, bool(masks[nid] & in_pre_bit))
-                if flushed:
-                    b_node.append(nid)
-                    b_text.append(flushed)
-                    b_link.append(buf_link)
-                    text_len[nid] += len(flushed)
-                    link_len[nid] += buf_link
-                buf = []
-                buf_link = 0
-            ends[nid] = len(parent) - 1
-            par = parent[nid]
-            if par >= 0:
-                text_len[par] += text_len[nid]
-                link_len[par] += link_len[nid]
-            cur_node = node_stack[-1]
-            if kind == 4 and open_heading is not None:
-                captures.pop()
-                open_heading = None
-        elif kind == 3:
-            link = open_links.pop()
-            captures.pop()
-            in_link -= 1
-        elif kind == 6:
-            code_pieces = code_stack.pop()
-            captures.pop()
-            code_text = " ".join("".join(code_pieces).split())
-            if code_text:
-                w.inline_code.append((code_text, cur_node))
-        elif tag == "br" and buf:
-            buf.append("\n")
-        tail = el.tail
-        if tail:
-            buf.append(tail)
-            if in_link:
-                buf_link += len(tail)
-            for cap in captures:
-                cap.append(tail)
+                raw = "".join(buf)
+                if not raw.isspace():
+                    _emit(w, self.cur_node, raw, self.buf_link)
+                self.buf = []
+                self.buf_link = 0
+        elif kind == _K_IMG:
+            if attrib:
+                _read_img(attrib, self.cur_node, w)
+        elif kind == _K_CODE:
+            if self.mask_stack[-1] & P.IN_CODE:
+                kind = _K_INLINE  # code inside pre/code is part of that
+            else:
+                self.captures.append([])
+        elif kind == _K_TIME:
+            dt = attrib.get("datetime") if attrib else None
+            if dt:
+                w.time_datetimes.append((dt, mask))
+        elif kind == _K_HEAD:
+            self.in_head += 1
+        self.kind_stack.append(kind)
 
-    if buf:
-        flushed = _flush_text(buf, False)
-        if flushed:
-            b_node.append(-1)
-            b_text.append(flushed)
-            b_link.append(buf_link)
-    return w
-
-
-def _heading_anchor(el: etree._Element) -> str | None:
-    """The fragment that addresses a heading without its own id.
-
-    Tried in order: an ``<a id|name>`` inside it; a permalink ``<a
-    href="#x">`` inside it (Sphinx, MkDocs, Hugo); the id of the section it
-    opens (Sphinx puts the id on ``<section>``/``<div class="section">``).
-    """
-    for child in el.iter("a"):
-        ident = child.get("id") or child.get("name")
-        if ident:
-            return ident
-        href = child.get("href")
-        if href and href.startswith("#") and len(href) > 1:
-            return href[1:]
-    par = el.getparent()
-    if par is not None and par.tag in ("section", "div", "article"):
-        ident = par.get("id")
-        if ident:
-            prev = el.getprevious()
-            while prev is not None and type(prev.tag) is not str:
-                prev = prev.getprevious()
-            if prev is None:
-                return ident
-    return None
-
-
-def _read_head(head: etree._Element, w: Walked) -> None:
-    for el in head:
-        tag = el.tag
-        if tag == "meta":
-            _read_meta(el, w)
-        elif tag == "link":
-            _read_link(el, w)
-        elif tag == "title":
-            if w.title is None:
-                w.title = " ".join((el.text or "").split())
-        elif tag == "base":
-            href = el.get("href")
+    def _start_special(self, kind: int, tag: str, attrib: dict[str, str]) -> None:
+        """Elements whose content is skipped but whose attributes or text count."""
+        self.skip = 1
+        w = self.w
+        if kind == _K_META:
+            if attrib:
+                _read_meta(attrib, w)
+        elif kind == _K_LINK:
+            if attrib:
+                rel = attrib.get("rel")
+                href = attrib.get("href")
+                if rel and href:
+                    w.link_rel.append((tuple(rel.lower().split()), href))
+        elif kind == _K_BASE:
+            href = attrib.get("href") if attrib else None
             if href and w.base_href is None:
                 w.base_href = href
-        elif tag == "script":
-            if (el.get("type") or "").lower() == "application/ld+json" and el.text:
-                w.json_ld.append(el.text)
+        elif kind == _K_TITLE:
+            if w.title is None and not self.mask & P.IN_HEADING:
+                self.special = []
+                self.special_kind = kind
+        elif kind == _K_SCRIPT:
+            if attrib and (attrib.get("type") or "").strip().lower() == "application/ld+json":
+                self.special = []
+                self.special_kind = kind
+
+    def data(self, text: str) -> None:
+        if self.skip:
+            special = self.special
+            if special is not None and self.skip == 1:
+                special.append(text)
+            return
+        if self.in_head:
+            return
+        self.buf.append(text)
+        if self.in_link:
+            self.buf_link += len(text)
+        for cap in self.captures:
+            cap.append(text)
+
+    def end(self, tag: str) -> None:
+        if self.skip:
+            self.skip -= 1
+            if not self.skip and self.special is not None:
+                text = "".join(self.special)
+                if self.special_kind == _K_TITLE:
+                    self.w.title = " ".join(text.split())
+                elif text.strip():
+                    self.w.json_ld.append(text)
+                self.special = None
+            return
+        kind = self.kind_stack.pop()
+        self.mask = self.mask_stack.pop()
+        if kind == _K_BLOCK or kind == _K_HEADING:
+            w = self.w
+            nid = self.node_stack.pop()
+            self.child_seen.pop()
+            buf = self.buf
+            if buf:
+                raw = "".join(buf)
+                if not raw.isspace():
+                    _emit(w, nid, raw, self.buf_link)
+                self.buf = []
+                self.buf_link = 0
+            w.end[nid] = len(w.parent) - 1
+            cur = self.node_stack[-1]
+            self.cur_node = cur
+            if cur >= 0:
+                w.text_len[cur] += w.text_len[nid]
+                w.link_len[cur] += w.link_len[nid]
+            if kind == _K_HEADING:
+                self.captures.pop()
+                self.open_heading = None
+        elif kind == _K_A:
+            self.open_links.pop()
+            self.captures.pop()
+            self.in_link -= 1
+        elif kind == _K_CODE:
+            code_text = " ".join("".join(self.captures.pop()).split())
+            if code_text:
+                self.w.inline_code.append((code_text, self.cur_node))
+        elif kind == _K_HEAD:
+            self.in_head -= 1
+
+    def close(self) -> Walked:
+        buf = self.buf
+        if buf:
+            raw = "".join(buf)
+            if not raw.isspace():
+                _emit(self.w, -1, raw, self.buf_link)
+        w = self.w
+        self.reset()
+        return w
 
 
-def _read_meta(el: etree._Element, w: Walked) -> None:
-    content = el.get("content")
+# Elements whose id a heading opening them stands for.
+_SECTIONING = frozenset({"section", "div", "article"})
+
+_PARSER_OPTIONS = {
+    "encoding": "utf-8",
+    "remove_comments": True,
+    "remove_pis": True,
+    "no_network": True,
+    "collect_ids": False,
+    "default_doctype": False,
+}
+_local = threading.local()
+
+
+def walk(data: bytes) -> Walked:
+    """Parse UTF-8 HTML bytes and walk them once (see module docstring).
+
+    One parser and target per thread: lxml parsers must not be shared
+    between threads, and building one costs more than a small page.
+    """
+    pair = getattr(_local, "pair", None)
+    if pair is None:
+        target = _Walker()
+        parser = etree.HTMLParser(target=target, **_PARSER_OPTIONS)
+        pair = (parser, target)
+        _local.pair = pair
+    parser, target = pair
+    try:
+        result: Walked = etree.fromstring(data, parser)
+    except BaseException:
+        target.reset()
+        raise
+    return result
+
+
+def _read_img(attrib: dict[str, str], node: int, w: Walked) -> None:
+    get = attrib.get
+    src = get("src") or get("data-src") or get("data-lazy-src") or get("data-original")
+    if not src or src.startswith("data:"):
+        srcset = (get("srcset") or get("data-srcset") or "").strip()
+        if srcset:
+            src = srcset.split(",")[0].split()[0]
+    if src and not src.startswith("data:"):
+        w.images.append(RawImage(src, get("alt"), get("width"), get("height"), node))
+
+
+def _read_meta(attrib: dict[str, str], w: Walked) -> None:
+    content = attrib.get("content")
     if content is None:
         return
-    key = el.get("property") or el.get("name") or el.get("itemprop") or el.get("http-equiv")
+    key = (
+        attrib.get("property")
+        or attrib.get("name")
+        or attrib.get("itemprop")
+        or attrib.get("http-equiv")
+    )
     if key:
         w.meta.append((key.strip().lower(), content))
-
-
-def _read_link(el: etree._Element, w: Walked) -> None:
-    rel = el.get("rel")
-    href = el.get("href")
-    if rel and href:
-        w.link_rel.append((tuple(rel.lower().split()), href))
