@@ -101,6 +101,18 @@ def slow(seconds: float, then: Handler) -> Handler:
     return handle
 
 
+def raw_http(response: bytes) -> Handler:
+    """Answer with exactly these bytes (status line, headers, body), then close."""
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        assert request.transport is not None
+        request.transport.write(response)
+        request.transport.close()
+        raise asyncio.CancelledError  # aiohttp ends the handler quietly
+
+    return handle
+
+
 def gzip_bomb(decoded_size: int) -> bytes:
     """A gzip stream of ``decoded_size`` zero bytes (about 1000x smaller)."""
     compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)

@@ -8,7 +8,18 @@ from collections import Counter
 
 from aiohttp import web
 from conftest import CrawlFn
-from sites import FixtureServer, Handler, gzip_bomb, links, page, raw, redirect, slow, status
+from sites import (
+    FixtureServer,
+    Handler,
+    gzip_bomb,
+    links,
+    page,
+    raw,
+    raw_http,
+    redirect,
+    slow,
+    status,
+)
 
 from unob.codes import ExitCode
 
@@ -264,3 +275,36 @@ def test_a_long_retry_after_does_not_hold_up_the_end_of_the_run(
     assert server.count("slow.test", "/next") == 0
     # /next was never requested: no entry, still due
     assert server.url("slow.test", "/next") not in done.exit_codes()
+
+
+def test_headers_that_are_not_utf8_are_stored_with_replacement_characters(
+    server: FixtureServer, crawl: CrawlFn
+) -> None:
+    site = server.site("a.test")
+    site.add("/", links("/odd", "/odd-redirect"))
+    body = b"<html><body>odd</body></html>"
+    site.add(
+        "/odd",
+        raw_http(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\xff\xfe\r\n"
+            b'ETag: "\xe9t\xe9"\r\nX-Robots-Tag: \xffnoindex\r\n'
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
+        ),
+    )
+    site.add(
+        "/odd-redirect",
+        raw_http(
+            b"HTTP/1.1 301 Moved\r\nLocation: /caf\xe9\r\nContent-Length: 0\r\n"
+            b"Connection: close\r\n\r\n"
+        ),
+    )
+    done = crawl(server.url("a.test"))
+    codes = done.exit_codes()
+    assert codes[server.url("a.test", "/odd")] in ([ExitCode.FILE_INGESTED], [ExitCode.NOINDEX])
+    (etag,) = done.rows(
+        "SELECT r.http_etag FROM request_info r JOIN url u USING (url_id) WHERE u.str_url = ?",
+        server.url("a.test", "/odd"),
+    )
+    assert etag == ('"\ufffdt\ufffd"',)
+    assert codes[server.url("a.test", "/odd-redirect")] == [ExitCode.PERMANENT_REDIRECT]
+    assert done.report.stop_reason == "frontier_empty"

@@ -41,7 +41,7 @@ from multidict import CIMultiDictProxy
 
 from unob.codes import CrawlType, ExitCode, InformationSource, SchedulingReason
 from unob.crawler import body as bodylib
-from unob.crawler.fetch import ACCEPT_HTML, ACCEPT_IMAGE, Answer, BodyPlan, Fetcher
+from unob.crawler.fetch import ACCEPT_HTML, ACCEPT_IMAGE, Answer, BodyPlan, Fetcher, clean_text
 from unob.crawler.frontier import Candidate, OriginQueue, origin_of_canonical
 from unob.crawler.links import parse_x_robots_tag
 from unob.crawler.outcome import FLUKE_FAILURES, is_image, redirect_target, status_exit_code
@@ -672,19 +672,24 @@ class Engine:
             entry.message = "not stored: no Content-Type and not HTML"
             return
         loop = asyncio.get_running_loop()
-        page: PageAnalysis = await loop.run_in_executor(
-            self._pool,
-            analyse_page,
-            body,
-            candidate.url,
-            content_type,
-            candidate.depth,
-            self.scope,
-            self.settings.images,
-            self.settings.max_links_per_page,
-            self.settings.robots_token,
-            nofollow,
-        )
+        try:
+            page: PageAnalysis = await loop.run_in_executor(
+                self._pool,
+                analyse_page,
+                body,
+                candidate.url,
+                content_type,
+                candidate.depth,
+                self.scope,
+                self.settings.images,
+                self.settings.max_links_per_page,
+                self.settings.robots_token,
+                nofollow,
+            )
+        except Exception as exc:
+            # a page must never stop the crawl: store it, say what went wrong
+            page = PageAnalysis(charset=None)
+            entry.message = f"links not extracted: {clean_text(repr(exc))}"
         info.mime_type = mime or "text/html"
         info.body = body
         info.charset = page.charset

@@ -45,6 +45,7 @@ __all__ = [
     "BodyPlan",
     "Fetcher",
     "MappedResolver",
+    "clean_text",
     "http_date_unix",
     "parse_resolve_specs",
 ]
@@ -83,10 +84,12 @@ class Answer:
     """Where redirects (robots.txt only) ended; None = the requested URL."""
 
     def header(self, name: str) -> str | None:
-        return self.headers.get(name) if self.headers is not None else None
+        """A header's value as clean text (see :func:`clean_text`), None if absent."""
+        value = self.headers.get(name) if self.headers is not None else None
+        return None if value is None else clean_text(value)
 
     def header_all(self, name: str) -> list[str]:
-        return self.headers.getall(name, []) if self.headers is not None else []
+        return [clean_text(v) for v in self.headers.getall(name, [])] if self.headers else []
 
     @property
     def content_type(self) -> str | None:
@@ -194,8 +197,22 @@ def _exit_for(exc: BaseException, *, reading_body: bool) -> ExitCode:
     return ExitCode.CONNECTION_FAILED
 
 
+def clean_text(value: str) -> str:
+    """``value`` without lone surrogates, so that it can be stored as UTF-8.
+
+    aiohttp decodes header bytes that are not UTF-8 with ``surrogateescape``;
+    SQLite (through :mod:`sqlite3`) cannot store such strings.  The bytes are
+    decoded again with replacement characters instead.
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return value
+
+
 def _describe(exc: BaseException) -> str:
-    text = str(exc).strip()
+    text = clean_text(str(exc).strip())
     name = type(exc).__name__
     return f"{name}: {text}" if text else name
 
