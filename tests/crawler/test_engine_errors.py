@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections import Counter
 
+import pytest
 from aiohttp import web
 from conftest import CrawlFn
 from sites import (
@@ -22,6 +24,8 @@ from sites import (
 )
 
 from unob.codes import ExitCode
+from unob.crawler.store import EntryRecord, _Writer
+from unob.errors import DatabaseError
 
 
 def drop_first(times: int, then: Handler) -> Handler:
@@ -308,3 +312,25 @@ def test_headers_that_are_not_utf8_are_stored_with_replacement_characters(
     assert etag == ('"\ufffdt\ufffd"',)
     assert codes[server.url("a.test", "/odd-redirect")] == [ExitCode.PERMANENT_REDIRECT]
     assert done.report.stop_reason == "frontier_empty"
+
+
+def test_a_database_failure_stops_the_crawl_with_one_error(
+    server: FixtureServer, crawl: CrawlFn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = server.site("a.test")
+    site.add("/", links(*(f"/{n}" for n in range(20))))
+    for n in range(20):
+        site.add(f"/{n}", page(str(n)))
+    real = _Writer.write_entry
+    written: list[str] = []
+
+    def failing(self: _Writer, entry: EntryRecord) -> None:
+        if len(written) >= 5:
+            raise sqlite3.OperationalError("disk I/O error")
+        written.append(entry.url)
+        real(self, entry)
+
+    monkeypatch.setattr(_Writer, "write_entry", failing)
+    with pytest.raises(DatabaseError, match="disk I/O error"):
+        crawl(server.url("a.test"))
+    assert server.count("a.test") < 20  # it stopped instead of crawling on

@@ -276,31 +276,33 @@ class Engine:
 
     async def _worker(self, origin: _Origin) -> None:
         try:
-            while self.stop_reason is None and not origin.gave_up:
-                candidate = origin.queue.take()
-                if candidate is None:
-                    if origin.queue.needs_pull:
-                        await self._pull(origin)
-                        continue
-                    if origin.queue.busy:
-                        origin.changed.clear()
-                        await origin.changed.wait()
-                        continue
-                    return
-                try:
-                    await self._crawl(origin, candidate)
-                except Exception as exc:
-                    # a database failure or a bug: stop the whole run and report it
-                    if self.failure is None:
-                        self.failure = exc
-                    self.stop(STOP_ERROR)
-                    return
-                finally:
-                    origin.queue.done(candidate.url_id)
-                    origin.queue.reopen()
-                    origin.changed.set()
+            await self._work(origin)
+        except Exception as exc:
+            # a database failure or a bug: stop the whole run and report it
+            if self.failure is None:
+                self.failure = exc
+            self.stop(STOP_ERROR)
         finally:
             self._worker_done(origin)
+
+    async def _work(self, origin: _Origin) -> None:
+        while self.stop_reason is None and not origin.gave_up:
+            candidate = origin.queue.take()
+            if candidate is None:
+                if origin.queue.needs_pull:
+                    await self._pull(origin)
+                    continue
+                if origin.queue.busy:
+                    origin.changed.clear()
+                    await origin.changed.wait()
+                    continue
+                return
+            try:
+                await self._crawl(origin, candidate)
+            finally:
+                origin.queue.done(candidate.url_id)
+                origin.queue.reopen()
+                origin.changed.set()
 
     async def _pull(self, origin: _Origin) -> None:
         async with origin.pull_lock:
