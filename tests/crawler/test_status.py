@@ -112,3 +112,21 @@ def test_progress_goes_to_a_callback_or_to_plain_lines(
     )
     err = capsys.readouterr().err
     assert "crawl:" in err and "pages 2" in err and "errors 2" in err
+
+
+def test_the_live_display_shows_pages_queue_and_errors_by_kind() -> None:
+    from unob.crawler.progress import CrawlStats, LiveProgress
+
+    out = io.StringIO()
+    live = LiveProgress(Console(file=out, force_terminal=True, width=120))
+    stats = CrawlStats()
+    stats.frontier = 1234
+    for code in (20, 20, 44, 101):
+        stats.count_entry(code, stored_page=code == 20, stored_image=False)
+    live.start()
+    live.update(stats.snapshot())
+    live.stop(stats.snapshot())
+    text = out.getvalue()
+    assert "1,234 never-crawled URLs" in text
+    assert "file_not_found 1, request_timeout 1" in text
+    assert "pages" in text and "2  (" in text
