@@ -24,7 +24,8 @@ from sites import (
 )
 
 from unob.codes import ExitCode
-from unob.crawler.store import EntryRecord, _Writer
+from unob.crawler.records import EntryRecord
+from unob.crawler.writer import Writer
 from unob.errors import DatabaseError
 
 
@@ -321,16 +322,16 @@ def test_a_database_failure_stops_the_crawl_with_one_error(
     site.add("/", links(*(f"/{n}" for n in range(20))))
     for n in range(20):
         site.add(f"/{n}", page(str(n)))
-    real = _Writer.write_entry
+    real = Writer.write_entry
     written: list[str] = []
 
-    def failing(self: _Writer, entry: EntryRecord) -> None:
+    def failing(self: Writer, entry: EntryRecord) -> None:
         if len(written) >= 5:
             raise sqlite3.OperationalError("disk I/O error")
         written.append(entry.url)
         real(self, entry)
 
-    monkeypatch.setattr(_Writer, "write_entry", failing)
+    monkeypatch.setattr(Writer, "write_entry", failing)
     with pytest.raises(DatabaseError, match="disk I/O error"):
         crawl(server.url("a.test"))
     assert server.count("a.test") < 20  # it stopped instead of crawling on

@@ -10,19 +10,19 @@ from pathlib import Path
 import pytest
 
 from unob.codes import CrawlType, ExitCode, InformationSource, SchedulingReason
+from unob.crawler.cache import BoundedCache
 from unob.crawler.frontier import OriginQueue, candidate_update
-from unob.crawler.store import (
+from unob.crawler.records import (
     AgentInfo,
-    BoundedCache,
-    CrawlStore,
     EntryRecord,
     FileRecord,
     NewCandidate,
     RedirectRecord,
     RequestRecord,
     Seed,
-    _Writer,
 )
+from unob.crawler.store import CrawlStore
+from unob.crawler.writer import Writer
 
 ORIGIN = "http://a.test"
 DAY = 86400
@@ -158,7 +158,7 @@ def test_a_failing_entry_rolls_back_whole_and_fails_the_store(store: CrawlStore)
 
 
 def test_pull_is_breadth_first_and_skips_in_flight_and_crawled(store: CrawlStore) -> None:
-    def setup(w: _Writer) -> int:
+    def setup(w: Writer) -> int:
         w.add_seeds([Seed(f"{ORIGIN}/", ORIGIN)], 1000)
         for depth, name in ((3, "deep"), (1, "one"), (2, "two"), (1, "uno")):
             w.add_candidate(

@@ -7,7 +7,7 @@ candidate (:class:`~unob.crawler.frontier.OriginQueue`, refilled from the
 database in small batches), makes sure robots.txt is fresh, waits for the
 origin's :class:`~unob.crawler.politeness.Pacer`, takes one of the global
 ``concurrency`` slots, fetches, interprets the answer and hands the
-resulting :class:`~unob.crawler.store.EntryRecord` to the store.  When an
+resulting :class:`~unob.crawler.records.EntryRecord` to the store.  When an
 origin runs dry its workers end; links found later to that origin wake the
 dispatcher, which starts it again.  The crawl ends when no worker runs and
 the database has nothing due (every entry submitted before that question is
@@ -41,6 +41,7 @@ from multidict import CIMultiDictProxy
 
 from unob.codes import CrawlType, ExitCode, InformationSource, SchedulingReason
 from unob.crawler import body as bodylib
+from unob.crawler.cache import BoundedCache
 from unob.crawler.fetch import ACCEPT_HTML, ACCEPT_IMAGE, Answer, BodyPlan, Fetcher, clean_text
 from unob.crawler.frontier import Candidate, OriginQueue, origin_of_canonical
 from unob.crawler.links import parse_x_robots_tag
@@ -48,19 +49,18 @@ from unob.crawler.outcome import FLUKE_FAILURES, is_image, redirect_target, stat
 from unob.crawler.page import PageAnalysis, analyse_page
 from unob.crawler.politeness import Pacer, Patience, parse_retry_after
 from unob.crawler.progress import CrawlStats
-from unob.crawler.robots import MAX_BYTES as ROBOTS_MAX_BYTES
-from unob.crawler.robots import MAX_REDIRECTS as ROBOTS_MAX_REDIRECTS
-from unob.crawler.robots import RobotsRules, robots_url
-from unob.crawler.scope import Scope
-from unob.crawler.store import (
-    BoundedCache,
-    CrawlStore,
+from unob.crawler.records import (
     EntryRecord,
     FileRecord,
     NewCandidate,
     RedirectRecord,
     RequestRecord,
 )
+from unob.crawler.robots import MAX_BYTES as ROBOTS_MAX_BYTES
+from unob.crawler.robots import MAX_REDIRECTS as ROBOTS_MAX_REDIRECTS
+from unob.crawler.robots import RobotsRules, robots_url
+from unob.crawler.scope import Scope
+from unob.crawler.store import CrawlStore
 from unob.settings import CrawlSettings
 
 __all__ = [

@@ -16,8 +16,8 @@ from unob.crawler import body as bodylib
 from unob.crawler.frontier import origin_of_canonical
 from unob.crawler.links import extract
 from unob.crawler.outcome import redirect_target
+from unob.crawler.records import NewCandidate, RedirectRecord
 from unob.crawler.scope import Scope
-from unob.crawler.store import NewCandidate, RedirectRecord
 
 __all__ = ["PageAnalysis", "analyse_page"]
 

@@ -20,8 +20,9 @@ from unob.crawler.engine import STOP_ERROR, STOP_MAX_REQUESTS, Engine
 from unob.crawler.fetch import Fetcher, MappedResolver, parse_resolve_specs
 from unob.crawler.frontier import origin_of_canonical
 from unob.crawler.progress import CrawlStats, ProgressSnapshot, Reporter, make_reporter
+from unob.crawler.records import AgentInfo, Seed
 from unob.crawler.scope import Scope
-from unob.crawler.store import AgentInfo, CrawlStore, Seed
+from unob.crawler.store import CrawlStore
 from unob.errors import UsageError
 from unob.settings import CrawlSettings
 
