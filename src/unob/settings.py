@@ -414,12 +414,21 @@ def _coerce(name: str, value: object) -> object:
     origin = typing.get_origin(tp)
     optional = origin in (typing.Union, types.UnionType)
     if optional:
-        if value is None or (
-            isinstance(value, str) and value.strip().lower() in ("none", "unlimited")
-        ):
-            return None
         tp = next(a for a in typing.get_args(tp) if a is not type(None))
         origin = typing.get_origin(tp)
+        if value is None:
+            return None
+        # TOML has no null: a limit is switched off with a word
+        if (
+            tp in (int, float)
+            and isinstance(value, str)
+            and value.strip().lower()
+            in (
+                "none",
+                "unlimited",
+            )
+        ):
+            return None
 
     if origin is Literal:
         if value not in typing.get_args(tp):

@@ -223,3 +223,9 @@ def test_docs_configuration_has_the_current_table() -> None:
     for field in dataclasses.fields(CrawlSettings):
         if not field.metadata.get("hidden"):
             assert f"| `{field.name}` |" in table
+
+
+def test_unlimited_is_a_word_for_limits_only() -> None:
+    s = load_crawl_settings(None, {"max_requests": "unlimited", "agent_name": "none"})
+    assert s.max_requests is None
+    assert s.agent_name == "none"
