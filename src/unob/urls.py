@@ -28,10 +28,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from urllib.parse import SplitResult, urljoin, urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 __all__ = [
     "DEFAULT_PORTS",
+    "Resolver",
     "canonicalize",
     "host_of",
     "join",
@@ -160,20 +161,118 @@ def canonicalize(url: str, *, schemes: Iterable[str] = ("http", "https")) -> str
     return f"{scheme}://{netloc}{path}?{query}" if query else f"{scheme}://{netloc}{path}"
 
 
+# WHATWG URL Standard (basic URL parser): leading and trailing C0 controls and
+# spaces are stripped, tabs and newlines anywhere are removed.  HTML attribute
+# values reach us with exactly this kind of debris.
+_C0_AND_SPACE = "".join(chr(c) for c in range(0x21))
+_TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")  # RFC 3986 §3.1
+# A reference made only of characters that stay raw in canonical form: joined
+# by string operations alone, with no percent-encoding work to do.
+_SIMPLE_REF = re.compile(r"[A-Za-z0-9\-._~/!$&'()*+,;=@:]*(?:\?[A-Za-z0-9\-._~/!$&'()*+,;=@:?]*)?")
+# An absolute http(s) URL that canonicalize() returns unchanged.
+_ALREADY_CANONICAL = re.compile(
+    r"https?://[a-z0-9](?:[a-z0-9.\-]*[a-z0-9])?/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*"
+    r"(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?]+)?"
+)
+_DOT_SEGMENT = re.compile(r"/\.\.?(?:/|\?|$)")
+
+
+@lru_cache(maxsize=65536)
+def _canonical_absolute(url: str) -> str | None:
+    """canonicalize(url) behind a cache, with a fast path for canonical input.
+
+    Navigation links repeat on every page of a site, so most calls are hits.
+    """
+    if _ALREADY_CANONICAL.fullmatch(url) and not _DOT_SEGMENT.search(url.partition("?")[0]):
+        return url
+    return canonicalize(url)
+
+
+class Resolver:
+    """Resolves the many references of one document against its base URL.
+
+    RFC 3986 §5.2 by string operations on a base parsed once, then the
+    canonical form.  Python's ``urljoin`` is not used: it follows RFC 1808 in
+    places (``"x;"`` loses its ``;``, ``"?"`` keeps the base's query).  A
+    reference naming the base's own scheme without an authority
+    (``http:page.html``) is relative: the "non-strict" reading of §5.2.2 that
+    browsers use.  Shared by the crawler (links to follow) and the summarizer
+    (link summaries), so both see the same URL for the same ``href``.
+    """
+
+    __slots__ = ("base", "base_dir", "base_path", "prefix", "scheme")
+
+    def __init__(self, base: str) -> None:
+        canonical = _canonical_absolute(base.partition("#")[0].strip(_C0_AND_SPACE)) or ""
+        #: the canonical base URL ("" when the base is not a crawlable URL)
+        self.base = canonical
+        self.scheme = canonical[: canonical.find(":")] if canonical else ""
+        path_start = canonical.find("/", canonical.find("://") + 3) if canonical else 0
+        self.prefix = canonical[:path_start]
+        self.base_path = canonical[path_start:].partition("?")[0]
+        self.base_dir = self.base_path[: self.base_path.rfind("/") + 1]
+
+    def resolve(self, href: str) -> tuple[str, str | None] | None:
+        """``(canonical absolute URL, fragment or None)`` or None if not http(s).
+
+        An empty reference (``""``, ``"#top"``) is the base document itself.
+        """
+        href = href.strip(_C0_AND_SPACE)
+        if "\t" in href or "\n" in href or "\r" in href:
+            href = href.translate(_TAB_NEWLINE)
+        ref, hash_sign, fragment = href.partition("#")
+        url = self._absolute(ref)
+        return None if url is None else (url, fragment if hash_sign else None)
+
+    def join(self, href: str) -> str | None:
+        """The canonical URL ``href`` points to; None for uncrawlable or same-document refs."""
+        href = href.strip(_C0_AND_SPACE)
+        if "\t" in href or "\n" in href or "\r" in href:
+            href = href.translate(_TAB_NEWLINE)
+        ref = href.partition("#")[0]
+        if not ref or ref == self.scheme + ":":
+            return None  # this very document
+        return self._absolute(ref)
+
+    def _absolute(self, ref: str) -> str | None:
+        if not ref:
+            return self.base or None
+        if ref.startswith(("http://", "https://")):
+            return _canonical_absolute(ref)
+        scheme = _SCHEME.match(ref)
+        if scheme is not None:
+            if scheme.group(1).lower() != self.scheme or ref.startswith("//", scheme.end()):
+                return canonicalize(ref)  # absolute: None unless http or https
+            ref = ref[scheme.end() :]
+            if not ref:
+                return self.base or None
+        if not self.base:
+            return None
+        if ref.startswith("//"):
+            return canonicalize(f"{self.scheme}:{ref}")
+        first = ref[0]
+        if first == "/":
+            path = ref
+        elif first == "?":
+            path = self.base_path + ref
+        else:
+            path = self.base_dir + ref
+        if not _SIMPLE_REF.fullmatch(ref):
+            return canonicalize(self.prefix + path)  # percent-encoding to normalize
+        path, _, query = path.partition("?")
+        if "/." in path:
+            path = _remove_dot_segments(path)
+        return f"{self.prefix}{path}?{query}" if query else self.prefix + path
+
+
 def join(base: str, href: str) -> str | None:
     """Resolve ``href`` against ``base`` and canonicalize; None if uncrawlable.
 
-    The fragment is dropped; use :func:`split_fragment` on the href first if
-    it is needed.
+    The fragment is dropped; a same-document reference gives None.  For many
+    references against one base, make one :class:`Resolver`.
     """
-    href = href.strip()
-    if not href or href.startswith(("javascript:", "mailto:", "tel:", "data:")):
-        return None
-    try:
-        absolute = urljoin(base, href)
-    except ValueError:
-        return None
-    return canonicalize(absolute)
+    return Resolver(base).join(href)
 
 
 def split_fragment(url: str) -> tuple[str, str | None]:

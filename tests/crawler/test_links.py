@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import html
-import re
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unob.crawler.links import (
     Link,
     PageLinks,
-    _Resolver,
     extract,
     parse_robots_directives,
     parse_x_robots_tag,
@@ -281,114 +279,6 @@ def test_any_bytes_never_raise(body: bytes, charset: str | None) -> None:
 def test_any_markup_never_raises(markup: str) -> None:
     result = extract(markup.encode(), PAGE_URL, "utf-8", want_images=True)
     assert all(canonicalize(link.url) == link.url for link in result.links)
-
-
-# -- resolution agrees with RFC 3986 §5.2 (then canonicalize) ------------------------------
-
-# RFC 3986 Appendix B, with the scheme syntax of §3.1 (a scheme starts with a letter)
-_URI = re.compile(
-    r"^(?:([A-Za-z][A-Za-z0-9+.-]*):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?"
-)
-
-
-def _remove_dots(path: str) -> str:
-    """RFC 3986 §5.2.4, written out as the spec's loop (an independent oracle)."""
-    out: list[str] = []
-    while path:
-        if path.startswith("../"):
-            path = path[3:]
-        elif path.startswith("./") or path.startswith("/./"):
-            path = path[2:]
-        elif path == "/.":
-            path = "/"
-        elif path.startswith("/../"):
-            path = path[3:]
-            if out:
-                out.pop()
-        elif path == "/..":
-            path = "/"
-            if out:
-                out.pop()
-        elif path in (".", ".."):
-            path = ""
-        else:
-            cut = path.find("/", 1)
-            cut = len(path) if cut < 0 else cut
-            out.append(path[:cut])
-            path = path[cut:]
-    return "".join(out)
-
-
-def rfc3986_resolve(base: str, ref: str) -> str:
-    """RFC 3986 §5.2.2 (non-strict, as browsers), §5.2.3 merge, §5.3 recomposition."""
-    r_scheme, r_auth, r_path, r_query, _ = _URI.match(ref).groups()  # type: ignore[union-attr]
-    b_scheme, b_auth, b_path, b_query, _ = _URI.match(base).groups()  # type: ignore[union-attr]
-    if r_scheme is not None and r_scheme.lower() == b_scheme:
-        r_scheme = None
-    if r_scheme is not None:
-        scheme, auth, path, query = r_scheme, r_auth, _remove_dots(r_path), r_query
-    elif r_auth is not None:
-        scheme, auth, path, query = b_scheme, r_auth, _remove_dots(r_path), r_query
-    elif r_path == "":
-        scheme, auth, path = b_scheme, b_auth, b_path
-        query = r_query if r_query is not None else b_query
-    else:
-        if r_path.startswith("/"):
-            path = _remove_dots(r_path)
-        else:
-            merged = (
-                "/" + r_path
-                if b_auth is not None and b_path == ""
-                else (b_path[: b_path.rfind("/") + 1] + r_path)
-            )
-            path = _remove_dots(merged)
-        scheme, auth, query = b_scheme, b_auth, r_query
-    out = f"{scheme}:" + (f"//{auth}" if auth is not None else "") + path
-    return out + (f"?{query}" if query is not None else "")
-
-
-_PATH_CHARS = st.sampled_from(
-    [*"abcXYZ019-._~!$&'()*+,;=@/", "..", "./", "%41", "%2e", ":", "é", "http:", "//", " "]
-)
-_HREF = st.lists(_PATH_CHARS, max_size=12).map("".join)
-_QUERY = st.lists(st.sampled_from([*"ab=&?:/;", "%2f", "é"]), max_size=6).map("".join)
-_BASES = st.sampled_from(
-    [
-        "http://example.org/",
-        "http://example.org/dir/page.html",
-        "http://example.org/dir/sub/",
-        "https://example.org:8443/a/b/c?x=1",
-        "http://user:pw@example.org/d/e",
-        "http://[::1]:8080/v6/path",
-    ]
-)
-
-
-@settings(max_examples=400, deadline=None)
-@given(base=_BASES, path=_HREF, query=st.none() | _QUERY, frag=st.none() | _HREF)
-@example(base="http://example.org/dir/page.html", path="../../..", query=None, frag=None)
-@example(base="http://example.org/a/b/c?x=1", path="", query="", frag=None)
-@example(base="http://example.org/a/b/c?x=1", path=".", query=None, frag="")
-@example(base="http://example.org/", path=";", query=None, frag=None)
-@example(base="http://example.org/a/b", path="http:c", query=None, frag=None)
-@example(base="http://example.org/a/b", path="mailto:x@y", query=None, frag=None)
-def test_resolution_follows_rfc3986(
-    base: str, path: str, query: str | None, frag: str | None
-) -> None:
-    href = path + ("" if query is None else "?" + query) + ("" if frag is None else "#" + frag)
-    got = _Resolver(base)(href)
-    reference = href.strip().partition("#")[0]  # HTML strips whitespace around URLs
-    if reference in ("", base.partition(":")[0] + ":"):
-        assert got is None  # the page itself (by fragment, or nothing at all): dropped
-    else:
-        assert got == canonicalize(rfc3986_resolve(base, reference))
-
-
-@settings(max_examples=300, deadline=None)
-@given(href=st.text(max_size=40))
-def test_any_href_resolves_to_a_canonical_url_or_none(href: str) -> None:
-    resolved = _Resolver(PAGE_URL)(href)
-    assert resolved is None or canonicalize(resolved) == resolved
 
 
 # -- robots directives ----------------------------------------------------------------------

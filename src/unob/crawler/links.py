@@ -38,13 +38,12 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 from lxml import etree
 
 from unob.crawler.body import sniff_charset
-from unob.urls import _remove_dot_segments, canonicalize
+from unob.urls import Resolver, canonicalize
 
 __all__ = ["Link", "PageLinks", "extract", "parse_robots_directives", "parse_x_robots_tag"]
 
@@ -147,63 +146,6 @@ def _parse(body: bytes, charset: str) -> etree._Element | None:
             return None
     except (etree.Error, ValueError):
         return None
-
-
-@lru_cache(maxsize=16384)
-def _canonical_absolute(href: str) -> str | None:
-    return canonicalize(href)
-
-
-class _Resolver:
-    """Resolves hrefs against one canonical base URL: RFC 3986 §5.2 by string operations.
-
-    Python's ``urljoin`` is not used: it follows RFC 1808 in places (``"x;"``
-    loses its ``;``, ``"?"`` keeps the base's query).  A reference naming the
-    base's own scheme without an authority (``http:page.html``) is relative,
-    the "non-strict" reading of §5.2.2 that browsers use.
-    """
-
-    __slots__ = ("base_dir", "base_path", "prefix", "scheme")
-
-    def __init__(self, base: str) -> None:
-        self.scheme = base[: base.find(":")]
-        path_start = base.find("/", base.find("://") + 3)
-        self.prefix = base[:path_start]
-        self.base_path = base[path_start:].partition("?")[0]
-        self.base_dir = self.base_path[: self.base_path.rfind("/") + 1]
-
-    def __call__(self, href: str) -> str | None:
-        href = href.strip()
-        if "#" in href:
-            href = href.partition("#")[0]
-            if not href:
-                return None  # a fragment of this very page
-        elif not href:
-            return None
-        if href.startswith(("http://", "https://")):
-            return _canonical_absolute(href)
-        scheme = _SCHEME.match(href)
-        if scheme is not None:
-            if scheme.group(1).lower() != self.scheme or href[scheme.end() :].startswith("//"):
-                return canonicalize(href)  # absolute (None unless http or https)
-            href = href[scheme.end() :]
-            if not href:
-                return None
-        if href.startswith("//"):
-            return canonicalize(f"{self.scheme}:{href}")
-        first = href[0]
-        if first == "/":
-            path = href
-        elif first == "?":
-            path = self.base_path + href
-        else:
-            path = self.base_dir + href
-        if not _SIMPLE_HREF.fullmatch(href):
-            return canonicalize(self.prefix + path)  # percent-encoding to normalize
-        path, _, query = path.partition("?")
-        if "/." in path:
-            path = _remove_dot_segments(path)
-        return f"{self.prefix}{path}?{query}" if query else self.prefix + path
 
 
 def _rel_tokens(rel: str | None) -> frozenset[str] | tuple[()]:
@@ -345,8 +287,8 @@ def _extract(
 
     base = page_url
     if base_href is not None:
-        base = _Resolver(page_url)(base_href) or page_url
-    resolve = _Resolver(base)
+        base = Resolver(page_url).join(base_href) or page_url
+    resolve = Resolver(base).join
 
     links: dict[str, Link] = {}
     resolved: dict[str, str | None] = {}  # pages repeat hrefs: resolve each once
