@@ -7,7 +7,8 @@ The crawl database tells a small, known story (times are T0 + seconds):
 * site.test: robots.txt, `/` (200, then 304 on the recrawl), `/a` (200, then
   200 with new content), `/b` (200, links to `/a` and the broken `/missing`),
   `/b-copy` (the same page: an exact duplicate of `/b`), `/de` (German),
-  `/orphan` (a seed no page links to, without a meta description), `/old` -301-> `/a`, `/chain` -302-> `/old`
+  `/orphan` (a seed no page links to, without a meta description),
+  `/old` -301-> `/a`, `/chain` -302-> `/old`
   (a 2-hop chain), `/loop1` <-> `/loop2` (a loop), `/missing` (404),
   `/private` (robots.txt disallows), `/slow` (timed out twice: a fluke retry);
 * other.test: `/` (200) and `/error` (500);
