@@ -41,7 +41,9 @@ def hooked(self, *args):
         return original(self, *args)
 
 setattr(summarystore.SummaryStore, method, hooked)
-summarize([Path(crawl_db)], Path(summary_db), batch_size=int(sys.argv[5]))
+summarize(
+    [Path(crawl_db)], Path(summary_db), batch_size=int(sys.argv[5]), workers=int(sys.argv[6])
+)
 """
 
 
@@ -61,8 +63,13 @@ def build_crawl(path: Path) -> None:
             b.add(f"{SITE}/r", at=at + 32, status=301, redirect_to=f"{SITE}/p/{round_}")
 
 
-@pytest.mark.parametrize(("method", "when"), [("apply_duplicates", 4), ("commit", 3)])
-def test_kill_then_rerun_equals_clean_run(tmp_path: Path, method: str, when: int) -> None:
+@pytest.mark.parametrize(
+    ("method", "when", "workers"),
+    [("apply_duplicates", 4, 0), ("commit", 3, 0), ("apply_duplicates", 2, 2)],
+)
+def test_kill_then_rerun_equals_clean_run(
+    tmp_path: Path, method: str, when: int, workers: int
+) -> None:
     crawl_db = tmp_path / "crawl.db"
     build_crawl(crawl_db)
     clean = tmp_path / "clean.db"
@@ -70,10 +77,22 @@ def test_kill_then_rerun_equals_clean_run(tmp_path: Path, method: str, when: int
 
     killed = tmp_path / "killed.db"
     child = subprocess.run(
-        [sys.executable, "-c", CHILD, str(crawl_db), str(killed), method, str(when), str(BATCH)],
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            str(crawl_db),
+            str(killed),
+            method,
+            str(when),
+            str(BATCH),
+            str(workers),
+        ],
         capture_output=True,
         timeout=120,
     )
+    # (With workers, run() returning at all shows they exited with their parent:
+    # they hold the output pipes.)
     assert child.returncode == -signal.SIGKILL, child.stderr.decode()
     mark = count(killed, "SELECT high_water_crawl_log_entry_id FROM crawl_source")
     total = count(crawl_db, "SELECT max(crawl_log_entry_id) FROM crawl_log_entry")
@@ -82,3 +101,13 @@ def test_kill_then_rerun_equals_clean_run(tmp_path: Path, method: str, when: int
 
     summarize([crawl_db], killed, batch_size=BATCH)
     assert dump(killed) == dump(clean)
+
+
+def test_worker_processes_give_the_same_summary_db(tmp_path: Path) -> None:
+    crawl_db = tmp_path / "crawl.db"
+    build_crawl(crawl_db)
+    in_process, pooled = tmp_path / "in.db", tmp_path / "pool.db"
+    summarize([crawl_db], in_process, batch_size=BATCH, workers=0)
+    report = summarize([crawl_db], pooled, batch_size=BATCH, workers=2)
+    assert report.generations_created > 0
+    assert dump(pooled) == dump(in_process)

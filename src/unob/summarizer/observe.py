@@ -7,6 +7,14 @@ content of a page, and the *content signature*, which decides
 self-duplicates: two crawls of a URL with the same signature are the same
 generation.
 
+A page's derived content is kept as :class:`PageContent`: the text pile and
+the rows for ``document_description``, ``heading``, ``image`` and
+``link_summary`` as plain tuples (in the column orders below), not the
+:class:`~unob.summarizer.document.Derived` objects.  Tuples of strings and
+numbers cross a process boundary about ten times faster than frozen
+dataclasses, and the pipeline derives in worker processes
+(:func:`observe_many`).
+
 Signatures (xxh3_128 over a tagged, length-prefixed serialization):
 
 * page: the text pile digest and the document description (seed 002: "same
@@ -27,16 +35,30 @@ from __future__ import annotations
 import json
 import zlib
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any
 
 import xxhash
+from sqlalchemy import Boolean
 
 from unob.codes import ExitCode
+from unob.schema.summary import link_summary
 from unob.summarizer.crawlread import CrawlEntry
-from unob.summarizer.document import Derived, DocumentDescription
+from unob.summarizer.document import Derived, TextPile
 from unob.summarizer.extract import derive_html
 from unob.summarizer.generations import Outcome
 
-__all__ = ["Observed", "description_fields", "is_html_like", "observe"]
+__all__ = [
+    "DESCRIPTION_COLUMNS",
+    "HEADING_COLUMNS",
+    "IMAGE_COLUMNS",
+    "LINK_COLUMNS",
+    "Observed",
+    "PageContent",
+    "is_html_like",
+    "observe",
+    "observe_many",
+]
 
 _GONE = (int(ExitCode.FILE_NOT_FOUND), int(ExitCode.FILE_GONE))
 _CONTENT_WITH_FILE = (
@@ -46,10 +68,10 @@ _CONTENT_WITH_FILE = (
 )
 _HTML_MIMES = frozenset({"application/xhtml+xml", "application/xml", "application/html"})
 
-# The description fields that take part in the signature.  A fixed list, so
-# a field added to DocumentDescription later does not turn every recrawl into
-# a new generation.  word_count is left out: it follows from the text pile.
-_SIGNED_FIELDS = (
+# Row layouts: each table's columns after entity_generation_id (which the
+# pipeline prepends).  Link rows start with the target URL as text; the
+# pipeline swaps it for its url_id.
+DESCRIPTION_COLUMNS = (
     "title",
     "primary_headline",
     "description",
@@ -61,9 +83,50 @@ _SIGNED_FIELDS = (
     "published_unix_utc",
     "modified_unix_utc",
     "canonical_url",
+    "word_count",
     "indexiness",
     "robots",
 )
+# The description values that take part in a page's signature: all but
+# word_count, which follows from the text pile.  (Adding a column here changes
+# every page's signature: each page gets one new generation at its next crawl.)
+_SIGNED = tuple(i for i, name in enumerate(DESCRIPTION_COLUMNS) if name != "word_count")
+HEADING_COLUMNS = ("position", "level", "text", "anchor")
+IMAGE_COLUMNS = ("position", "src", "alt", "width", "height")
+# The boolean columns of link_summary (rel and location flags) are read from
+# the Link attributes of the same names.
+_LINK_FLAGS = tuple(c.name for c in link_summary.columns if isinstance(c.type, Boolean))
+LINK_COLUMNS = (
+    "to_url_id",
+    "to_url_fragment",
+    "text",
+    "kind",
+    "locality",
+    "rel",
+    *_LINK_FLAGS,
+)
+# One C-level call per link (a page can have thousands of links).
+_link_head = attrgetter("to_url", "to_fragment", "text", "kind", "locality")
+_link_flags = attrgetter(*_LINK_FLAGS)
+
+
+@dataclass(slots=True)
+class PageContent:
+    """What a page's derivation leaves for the summary DB, as plain rows."""
+
+    pile: TextPile
+    #: ``pile.digest()``
+    digest: bytes
+    #: Values in :data:`DESCRIPTION_COLUMNS` order.
+    description: tuple[Any, ...]
+    #: ``<link rel=canonical>`` as the page states it (not canonicalized).
+    canonical_url: str | None
+    noindex: bool
+    nofollow: bool
+    headings: list[tuple[Any, ...]]
+    images: list[tuple[Any, ...]]
+    #: Values in :data:`LINK_COLUMNS` order, the target URL (text) first.
+    links: list[tuple[Any, ...]]
 
 
 @dataclass(slots=True)
@@ -75,20 +138,28 @@ class Observed:
     #: ``page``, ``file`` or ``redirect`` for CONTENT, else None.
     kind: str | None = None
     signature: bytes | None = None
-    derived: Derived | None = None
-    #: ``derived.text_pile.digest()``, computed once.
-    digest: bytes | None = None
+    content: PageContent | None = None
     derive_error: str | None = None
+
+    @property
+    def digest(self) -> bytes | None:
+        return None if self.content is None else self.content.digest
 
     @property
     def noindex(self) -> bool:
         """The page asked not to be indexed (crawler flag, exit code or meta robots)."""
         entry = self.entry
-        if entry.exit_code == ExitCode.NOINDEX:
-            return True
-        if entry.file is not None and entry.file.robots_noindex:
-            return True
-        return self.derived is not None and "noindex" in self.derived.description.robots
+        return (
+            entry.exit_code == ExitCode.NOINDEX
+            or (entry.file is not None and entry.file.robots_noindex)
+            or (self.content is not None and self.content.noindex)
+        )
+
+    @property
+    def nofollow(self) -> bool:
+        return (self.entry.file is not None and self.entry.file.robots_nofollow) or (
+            self.content is not None and self.content.nofollow
+        )
 
 
 def is_html_like(mime_type: str | None) -> bool:
@@ -97,11 +168,6 @@ def is_html_like(mime_type: str | None) -> bool:
         return True
     mime = mime_type.strip().lower()
     return not mime or mime.startswith("text/") or mime in _HTML_MIMES or mime.endswith("+xml")
-
-
-def description_fields(description: DocumentDescription) -> dict[str, object]:
-    """The signed fields of a description, JSON-ready."""
-    return {name: getattr(description, name) for name in _SIGNED_FIELDS}
 
 
 def _sign(*parts: str | bytes) -> bytes:
@@ -114,10 +180,47 @@ def _sign(*parts: str | bytes) -> bytes:
     return hasher.digest()
 
 
-def page_signature(digest: bytes, description: DocumentDescription) -> bytes:
-    """Signature of a page: its text pile digest and its description."""
-    fields = json.dumps(description_fields(description), sort_keys=True)
-    return _sign("page", digest, fields)
+def page_signature(digest: bytes, description: tuple[Any, ...]) -> bytes:
+    """Signature of a page: its text pile digest and its description row."""
+    signed = json.dumps([description[i] for i in _SIGNED], ensure_ascii=False)
+    return _sign("page", digest, signed)
+
+
+def page_content(derived: Derived, digest: bytes) -> PageContent:
+    """Flatten a derivation into rows (see the module docstring for why)."""
+    d = derived.description
+    keywords = json.dumps(list(d.keywords), ensure_ascii=False) if d.keywords else None
+    return PageContent(
+        pile=derived.text_pile,
+        digest=digest,
+        description=(
+            d.title,
+            d.primary_headline,
+            d.description,
+            d.primary_language,
+            keywords,
+            d.author,
+            d.image,
+            d.category,
+            d.published_unix_utc,
+            d.modified_unix_utc,
+            d.canonical_url,
+            d.word_count,
+            d.indexiness,
+            " ".join(d.robots) or None,
+        ),
+        canonical_url=d.canonical_url,
+        noindex="noindex" in d.robots,
+        nofollow="nofollow" in d.robots,
+        # Positions are renumbered 0.. in document order, so the primary keys
+        # hold whatever the extractor returns.
+        headings=[(i, h.level, h.text, h.anchor) for i, h in enumerate(derived.headings)],
+        images=[(i, m.src, m.alt, m.width, m.height) for i, m in enumerate(derived.images)],
+        links=[
+            (*_link_head(link), " ".join(link.rel) or None, *_link_flags(link))
+            for link in derived.links
+        ],
+    )
 
 
 def _body(entry: CrawlEntry) -> bytes:
@@ -135,13 +238,14 @@ def _observe_page(entry: CrawlEntry) -> Observed:
     assert file is not None
     try:
         derived = derive_html(_body(entry), entry.url, file.charset)
+        digest = derived.text_pile.digest()
+        content = page_content(derived, digest)
+        signature = page_signature(digest, content.description)
     except Exception as exc:  # one bad file must never stop a batch
         error = f"{type(exc).__name__}: {exc}"[:500]
         signature = _sign("page-error", file.sha256 or "", error)
         return Observed(entry, Outcome.CONTENT, "page", signature, derive_error=error)
-    digest = derived.text_pile.digest()
-    signature = page_signature(digest, derived.description)
-    return Observed(entry, Outcome.CONTENT, "page", signature, derived, digest)
+    return Observed(entry, Outcome.CONTENT, "page", signature, content)
 
 
 def observe(entry: CrawlEntry) -> Observed:
@@ -164,3 +268,16 @@ def observe(entry: CrawlEntry) -> Observed:
         return _observe_page(entry)
     signature = _sign("file", file.mime_type or "", str(file.size), file.sha256 or "")
     return Observed(entry, Outcome.CONTENT, "file", signature)
+
+
+def observe_many(entries: list[CrawlEntry]) -> list[Observed]:
+    """:func:`observe` each entry; the stored bodies are dropped from the results.
+
+    The unit of work of the pipeline's worker processes: what goes back to
+    the writer is only what it stores.
+    """
+    results = [observe(entry) for entry in entries]
+    for result in results:
+        if result.entry.file is not None:
+            result.entry.file.data = None
+    return results

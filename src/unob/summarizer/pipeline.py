@@ -20,20 +20,20 @@ The algorithm and every decision it makes are described in
 
 from __future__ import annotations
 
-import json
+import os
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Boolean
-
 from unob.errors import UsageError
-from unob.schema.summary import link_summary
 from unob.summarizer import fts
 from unob.summarizer.crawlread import CrawlEntry, CrawlReader
 from unob.summarizer.document import TextPile
@@ -46,7 +46,14 @@ from unob.summarizer.generations import (
     plan_duplicates,
     plan_generations,
 )
-from unob.summarizer.observe import Observed, observe
+from unob.summarizer.observe import (
+    DESCRIPTION_COLUMNS,
+    HEADING_COLUMNS,
+    IMAGE_COLUMNS,
+    LINK_COLUMNS,
+    Observed,
+    observe_many,
+)
 from unob.summarizer.summarystore import SummaryStore
 from unob.urls import canonicalize
 
@@ -100,41 +107,6 @@ _FILE_COLUMNS = (
     "link_count",
     "derive_error",
 )
-_DESCRIPTION_COLUMNS = (
-    "entity_generation_id",
-    "title",
-    "primary_headline",
-    "description",
-    "primary_language",
-    "keywords",
-    "author",
-    "image",
-    "category",
-    "published_unix_utc",
-    "modified_unix_utc",
-    "canonical_url",
-    "word_count",
-    "indexiness",
-    "robots",
-)
-# The boolean columns of link_summary (rel and location flags) are read from
-# the Link attributes of the same names.
-_LINK_FLAGS = tuple(
-    column.name for column in link_summary.columns if isinstance(column.type, Boolean)
-)
-_LINK_COLUMNS = (
-    "entity_generation_id",
-    "position",
-    "to_url_id",
-    "to_url_fragment",
-    "text",
-    "kind",
-    "locality",
-    "rel",
-    *_LINK_FLAGS,
-)
-_HEADING_COLUMNS = ("entity_generation_id", "position", "level", "text", "anchor")
-_IMAGE_COLUMNS = ("entity_generation_id", "position", "src", "alt", "width", "height")
 _REDIRECT_COLUMNS = (
     "entity_generation_id",
     "to_url_id",
@@ -239,12 +211,93 @@ class _Progress:
             self._bar.stop()
 
 
+class _Derivation:
+    """The observations of one batch's page entries, being derived."""
+
+    def __init__(self, entries: list[CrawlEntry], futures: list[Future[list[Observed]]]) -> None:
+        self.entries = entries
+        self._futures = futures
+
+    def result(self) -> list[Observed]:
+        if not self._futures:  # in-process: derive now, in the caller
+            return observe_many([e for e in self.entries if e.is_page_crawl])
+        return [o for future in self._futures for o in future.result()]
+
+
+class _Deriver:
+    """Derives batches in worker processes (``workers`` > 0) or in-process.
+
+    With workers, the next batch is derived while the current one is written:
+    derivation is most of the CPU time and needs no database, the writer is
+    one process by design.  Results are the same either way (derivation is
+    pure), so batch contents and the summary DB do not depend on it.
+    """
+
+    # Pages per task: small enough to spread a batch over the workers, big
+    # enough that task overhead stays negligible.
+    CHUNK = 25
+
+    def __init__(self, workers: int) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        if workers > 0:
+            # spawn: workers start clean, without the writer's SQLite handles.
+            self._pool = ProcessPoolExecutor(
+                workers,
+                mp_context=get_context("spawn"),
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
+
+    def submit(self, entries: list[CrawlEntry]) -> _Derivation:
+        if self._pool is None:
+            return _Derivation(entries, [])
+        pages = [e for e in entries if e.is_page_crawl]
+        futures = [
+            self._pool.submit(observe_many, pages[i : i + self.CHUNK])
+            for i in range(0, len(pages), self.CHUNK)
+        ]
+        return _Derivation(entries, futures)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: exit when the summarizer dies (kill -9 included).
+
+    A pool worker holds both ends of its task pipe, so it never sees EOF when
+    the parent vanishes; without this it would wait for work forever.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+# Below this many pending entries, derivation runs in-process: starting the
+# workers (a fresh interpreter importing lxml each) costs about a second.
+_POOL_MIN_ENTRIES = 2000
+
+
+def _auto_workers(pending: int) -> int:
+    """Worker processes for derivation: one per usable CPU (at most 4), big runs only."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if (cpus or 1) < 2 or pending < _POOL_MIN_ENTRIES:
+        return 0
+    return min(cpus or 1, 4)
+
+
 def summarize(
     crawl_dbs: Sequence[Path],
     summary_db: Path,
     *,
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = False,
+    workers: int | None = None,
 ) -> SummarizeReport:
     """Integrate the new crawl log entries of ``crawl_dbs`` into ``summary_db``.
 
@@ -252,6 +305,8 @@ def summarize(
     opened read-only; a missing file, a summary DB given as crawl DB, or a
     schema newer than this unob raise a one-line
     :class:`~unob.errors.DatabaseError` before anything is written.
+    ``workers``: processes deriving page content (0 = in this process;
+    None = one per CPU for runs of more than a few batches).
     """
     if batch_size < 1:
         raise UsageError("--batch-size must be at least 1")
@@ -269,17 +324,24 @@ def summarize(
         store = SummaryStore(Path(summary_db))
         stack.callback(store.close)
         sources = [(reader, *store.source(reader.database_uuid, reader.path)) for reader in readers]
-        bar = _Progress(progress, sum(r.count_after(mark) for r, _, mark in sources))
+        pending = sum(r.count_after(mark) for r, _, mark in sources)
+        bar = _Progress(progress, pending)
         stack.callback(bar.close)
+        deriver = _Deriver(_auto_workers(pending) if workers is None else workers)
+        stack.callback(deriver.close)
         for reader, source_id, mark in sources:
-            while True:
-                entries = reader.read_batch(mark, batch_size)
-                if not entries:
-                    break
-                _integrate_batch(store, source_id, mark, entries, report)
+            first = reader.read_batch(mark, batch_size)
+            current = deriver.submit(first) if first else None
+            while current is not None:
+                entries = current.entries
+                # Read and start deriving the next batch before writing this one.
+                following = reader.read_batch(entries[-1].entry_id, batch_size)
+                upcoming = deriver.submit(following) if following else None
+                _integrate_batch(store, source_id, mark, current, report)
                 mark = entries[-1].entry_id
                 report.batches += 1
                 bar.advance(len(entries))
+                current = upcoming
     report.elapsed_s = time.monotonic() - started
     return report
 
@@ -288,21 +350,22 @@ def _integrate_batch(
     store: SummaryStore,
     source_id: int,
     mark: int,
-    entries: list[CrawlEntry],
+    derivation: _Derivation,
     report: SummarizeReport,
 ) -> None:
     """One batch, one transaction: everything it derives plus the new high-water mark."""
+    entries = derivation.entries
+    observed = derivation.result()
     store.begin()
     try:
         store.check_mark(source_id, mark)
-        pages = [e for e in entries if e.is_page_crawl]
-        done = store.existing_crawl_uuids([e.uuid for e in pages])
-        todo = [e for e in pages if e.uuid not in done]
+        done = store.existing_crawl_uuids([o.entry.uuid for o in observed])
+        todo = [o for o in observed if o.entry.uuid not in done]
         report.entries_read += len(entries)
-        report.entries_not_pages += len(entries) - len(pages)
-        report.entries_skipped += len(pages) - len(todo)
+        report.entries_not_pages += len(entries) - len(observed)
+        report.entries_skipped += len(observed) - len(todo)
         if todo:
-            _write(store, source_id, [observe(e) for e in todo], report)
+            _write(store, source_id, todo, report)
         store.set_mark(source_id, entries[-1].entry_id, len(entries))
         store.commit()
     except BaseException:
@@ -324,9 +387,7 @@ def _write(
     )
     creators = [observed[g.observation] for g in plan.new_generations]
     piles: dict[bytes, TextPile] = {
-        o.digest: o.derived.text_pile
-        for o in creators
-        if o.derived is not None and o.digest is not None
+        o.content.digest: o.content.pile for o in creators if o.content is not None
     }
     pile_ids = store.text_pile_ids(piles)
     targets = store.url_ids(_target_urls(creators))
@@ -376,7 +437,7 @@ def _write(
     report.exact_duplicates += _mark_duplicates(store, affected, closed_at)
 
     report.crawl_summaries += len(observed)
-    report.pages_derived += sum(1 for o in observed if o.derived is not None)
+    report.pages_derived += sum(1 for o in observed if o.kind == "page")
     report.derive_errors += sum(1 for o in observed if o.derive_error is not None)
     report.generations_created += len(plan.new_generations)
     report.generations_closed += len(closed_existing) + sum(
@@ -394,8 +455,8 @@ def _target_urls(creators: list[Observed]) -> set[str]:
         canonical = _canonical_url(o)
         if canonical is not None:
             urls.add(canonical)
-        if o.derived is not None:
-            urls.update(link.to_url for link in o.derived.links)
+        if o.content is not None:
+            urls.update(row[0] for row in o.content.links)
     return urls
 
 
@@ -403,8 +464,8 @@ def _canonical_url(o: Observed) -> str | None:
     """The crawler's recorded canonical URL, else the page's own claim (canonicalized)."""
     if o.entry.file is not None and o.entry.file.canonical_url:
         return o.entry.file.canonical_url
-    if o.derived is not None and o.derived.description.canonical_url:
-        return canonicalize(o.derived.description.canonical_url)
+    if o.content is not None and o.content.canonical_url:
+        return canonicalize(o.content.canonical_url)
     return None
 
 
@@ -456,7 +517,7 @@ def _write_contents(
     links: list[tuple[Any, ...]] = []
     redirects: list[tuple[Any, ...]] = []
     for gid, o in zip(gen_ids, creators, strict=True):
-        entry, derived = o.entry, o.derived
+        entry, content = o.entry, o.content
         if entry.redirect is not None:
             red = entry.redirect
             redirects.append(
@@ -474,9 +535,6 @@ def _write_contents(
         file = entry.file
         assert file is not None
         canonical = _canonical_url(o)
-        nofollow = file.robots_nofollow or (
-            derived is not None and "nofollow" in derived.description.robots
-        )
         files.append(
             (
                 gid,
@@ -488,63 +546,27 @@ def _write_contents(
                 None if canonical is None else targets[canonical],
                 file.depth,
                 o.noindex,
-                nofollow,
-                0 if derived is None else len(derived.links),
+                o.nofollow,
+                0 if content is None else len(content.links),
                 o.derive_error,
             )
         )
-        if derived is None:
+        if content is None:
             continue
-        d = derived.description
-        descriptions.append(
-            (
-                gid,
-                d.title,
-                d.primary_headline,
-                d.description,
-                d.primary_language,
-                _json_list(d.keywords),
-                d.author,
-                d.image,
-                d.category,
-                d.published_unix_utc,
-                d.modified_unix_utc,
-                d.canonical_url,
-                d.word_count,
-                d.indexiness,
-                " ".join(d.robots) or None,
-            )
-        )
-        # Positions are renumbered 0.. in document order, so the primary keys
-        # hold whatever the extractor returns.
-        headings.extend((gid, i, h.level, h.text, h.anchor) for i, h in enumerate(derived.headings))
-        images.extend(
-            (gid, i, im.src, im.alt, im.width, im.height) for i, im in enumerate(derived.images)
-        )
+        descriptions.append((gid, *content.description))
+        headings.extend((gid, *row) for row in content.headings)
+        images.extend((gid, *row) for row in content.images)
         links.extend(
-            (
-                gid,
-                i,
-                targets[link.to_url],
-                link.to_fragment,
-                link.text,
-                link.kind,
-                link.locality,
-                " ".join(link.rel) or None,
-                *(getattr(link, flag) for flag in _LINK_FLAGS),
-            )
-            for i, link in enumerate(derived.links)
+            (gid, position, targets[row[0]], *row[1:]) for position, row in enumerate(content.links)
         )
     store.insert("file_summary", _FILE_COLUMNS, files)
-    store.insert("document_description", _DESCRIPTION_COLUMNS, descriptions)
-    store.insert("heading", _HEADING_COLUMNS, headings)
-    store.insert("image", _IMAGE_COLUMNS, images)
-    store.insert("link_summary", _LINK_COLUMNS, links)
+    store.insert(
+        "document_description", ("entity_generation_id", *DESCRIPTION_COLUMNS), descriptions
+    )
+    store.insert("heading", ("entity_generation_id", *HEADING_COLUMNS), headings)
+    store.insert("image", ("entity_generation_id", *IMAGE_COLUMNS), images)
+    store.insert("link_summary", ("entity_generation_id", "position", *LINK_COLUMNS), links)
     store.insert("redirect_summary", _REDIRECT_COLUMNS, redirects)
-
-
-def _json_list(values: tuple[str, ...]) -> str | None:
-    return json.dumps(list(values), ensure_ascii=False) if values else None
 
 
 def _mark_duplicates(store: SummaryStore, piles: set[int], closed_at: dict[int, int]) -> int:
