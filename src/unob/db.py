@@ -84,6 +84,9 @@ def run_migrations_env(metadata: MetaData) -> None:
     if connection is None:  # pragma: no cover - alembic CLI use is not supported
         raise RuntimeError("unob migrations run through unob.db.open_database")
     # render_as_batch: SQLite cannot ALTER most things; batch mode copies tables.
+    # Batch mode renames the copy into place, which SQLite refuses while a view
+    # names the table ("error in view ...") unless the legacy rename is on.
+    connection.exec_driver_sql("PRAGMA legacy_alter_table=ON")
     context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()

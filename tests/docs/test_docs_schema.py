@@ -15,6 +15,7 @@ from unob.docgen import (
     SchemaInfo,
     load_schema,
     migrate_into,
+    nullable_without_null_meaning,
     render_schema,
     schema_metadata,
     shadow_tables,
@@ -29,6 +30,11 @@ KINDS = ["crawl", "summary"]
 @pytest.fixture(scope="module", params=KINDS)
 def schema(request: pytest.FixtureRequest) -> SchemaInfo:
     return load_schema(request.param)
+
+
+def test_every_nullable_column_says_what_null_means(schema: SchemaInfo) -> None:
+    # The schema is public API: a user writing `WHERE x IS NULL` must know what it selects.
+    assert nullable_without_null_meaning(schema) == []
 
 
 def test_every_table_view_and_column_is_documented(schema: SchemaInfo) -> None:

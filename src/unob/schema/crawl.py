@@ -31,7 +31,7 @@ agent = Table(
     Column("agent_id", Integer, primary_key=True),
     Column("agent_uuid", Text, nullable=False, unique=True, comment="random UUID of this run"),
     Column("name", Text, nullable=False, comment="agent name (`--agent-name`, default host name)"),
-    Column("http_user_agent", Text, nullable=True, comment="User-Agent header sent"),
+    Column("http_user_agent", Text, nullable=True, comment="User-Agent header sent; NULL = none recorded"),
     Column("time_started_unix_utc", Integer, nullable=False, comment="when the run started"),
     Column(
         "time_finished_unix_utc",
@@ -39,8 +39,8 @@ agent = Table(
         nullable=True,
         comment="when the run ended; NULL = still running, or killed",
     ),
-    Column("settings_json", Text, nullable=True, comment="the run's effective settings (JSON)"),
-    Column("unob_version", Text, nullable=True, comment="version of unob that ran"),
+    Column("settings_json", Text, nullable=True, comment="the run's effective settings (JSON); NULL = not recorded"),
+    Column("unob_version", Text, nullable=True, comment="version of unob that ran; NULL = not recorded"),
     Column(
         "stop_reason",
         Text,
@@ -121,15 +121,15 @@ request_info = Table(
         nullable=True,
         comment="Last-Modified header; NULL = absent or unparseable",
     ),
-    Column("content_type", Text, nullable=True, comment="Content-Type header as sent"),
-    Column("content_encoding", Text, nullable=True, comment="Content-Encoding header"),
+    Column("content_type", Text, nullable=True, comment="Content-Type header as sent; NULL = absent or no answer"),
+    Column("content_encoding", Text, nullable=True, comment="Content-Encoding header; NULL = absent or no answer"),
     Column(
         "body_bytes",
         Integer,
         nullable=True,
         comment="bytes of (decoded) body read; NULL = none read",
     ),
-    Column("retry_after_s", Integer, nullable=True, comment="Retry-After in seconds, if sent"),
+    Column("retry_after_s", Integer, nullable=True, comment="Retry-After in seconds; NULL = not sent"),
     Column(
         "x_robots_tag",
         Text,
@@ -183,7 +183,7 @@ file_info = Table(
         nullable=True,
         comment="charset used to read the text (header, BOM, meta or detected); NULL = binary",
     ),
-    Column("size", Integer, nullable=True, comment="body size in bytes"),
+    Column("size", Integer, nullable=True, comment="body size in bytes; NULL = unknown"),
     Column(
         "last_modified_unix_utc",
         Integer,
@@ -205,7 +205,7 @@ file_info = Table(
         index=True,
         comment="the body; NULL = not stored (a type unob does not store)",
     ),
-    Column("depth", Integer, nullable=True, comment="link distance from a seed"),
+    Column("depth", Integer, nullable=True, comment="link distance from a seed; NULL = unknown"),
     Column("robots_noindex", Boolean, nullable=False, comment="meta robots / X-Robots-Tag noindex"),
     Column(
         "robots_nofollow",
@@ -213,7 +213,7 @@ file_info = Table(
         nullable=False,
         comment="meta robots / X-Robots-Tag nofollow (links were not followed)",
     ),
-    Column("links_found", Integer, nullable=True, comment="crawlable links found in the body"),
+    Column("links_found", Integer, nullable=True, comment="crawlable links found in the body; NULL = not an HTML page"),
     comment="A file obtained by a crawl (HTML page or image) and its metadata.",
 )
 
@@ -233,6 +233,7 @@ redirect = Table(
         Integer,
         ForeignKey("request_info.request_info_id"),
         nullable=True,
+        comment="the answer that redirected; NULL = not from a network request",
     ),
     Column("url_id", Integer, ForeignKey("url.url_id"), nullable=False, comment="redirect from"),
     Column(
@@ -289,13 +290,14 @@ crawl_candidate = Table(
         nullable=True,
         comment="last attempt; NULL = never attempted",
     ),
-    Column("last_crawl_exit_code", Integer, nullable=True, comment="outcome of the last attempt"),
+    Column("last_crawl_exit_code", Integer, nullable=True, comment="outcome of the last attempt; NULL = never attempted"),
     Column(
         "last_crawl_agent_id",
         Integer,
         ForeignKey("agent.agent_id"),
         nullable=True,
-        comment="run (agent) of the last attempt: a URL is attempted at most once per run",
+        comment="run (agent) of the last attempt: a URL is attempted at most once per run; "
+        "NULL = never attempted",
     ),
     Column(
         "last_contentful_crawl_unix_utc",
@@ -307,13 +309,13 @@ crawl_candidate = Table(
         "last_contentful_http_etag",
         Text,
         nullable=True,
-        comment="ETag of that answer, for If-None-Match",
+        comment="ETag of that answer, for If-None-Match; NULL = none sent",
     ),
     Column(
         "last_contentful_last_modified_unix_utc",
         Integer,
         nullable=True,
-        comment="Last-Modified of that answer, for If-Modified-Since",
+        comment="Last-Modified of that answer, for If-Modified-Since; NULL = none sent",
     ),
     Column(
         "next_due_unix_utc",

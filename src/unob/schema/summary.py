@@ -291,7 +291,7 @@ file_summary = Table(
         primary_key=True,
     ),
     Column("mime_type", Text, nullable=True, comment="e.g. `text/html`; NULL = unknown"),
-    Column("charset", Text, nullable=True, comment="charset the crawler decoded it with"),
+    Column("charset", Text, nullable=True, comment="charset the crawler decoded it with; NULL = not text"),
     Column("file_size", Integer, nullable=True, comment="body size in bytes; NULL = unknown"),
     Column(
         "content_sha256",
