@@ -105,28 +105,34 @@ def run_measured(
         ps = psutil.Process(popen.pid)
         samples: list[Sample] = []
         last_report = start
-        while True:
-            # wait4 rather than Popen.poll: it hands back the child's rusage.
-            pid, status, rusage = os.wait4(popen.pid, os.WNOHANG)
-            now = time.perf_counter()
-            if pid == popen.pid:
-                popen.returncode = os.waitstatus_to_exitcode(status)
-                break
-            try:
-                rss = tree_rss(ps)
-            except psutil.NoSuchProcess:
-                rss = 0
-            sample = Sample(now - start, rss, progress() if progress else 0)
-            samples.append(sample)
-            if report is not None and now - last_report >= report_every:
-                report(sample)
-                last_report = now
-            if now - start > timeout:
+        try:
+            while True:
+                # wait4 rather than Popen.poll: it hands back the child's rusage.
+                pid, status, rusage = os.wait4(popen.pid, os.WNOHANG)
+                now = time.perf_counter()
+                if pid == popen.pid:
+                    popen.returncode = os.waitstatus_to_exitcode(status)
+                    break
+                try:
+                    rss = tree_rss(ps)
+                except psutil.NoSuchProcess:
+                    rss = 0
+                sample = Sample(now - start, rss, progress() if progress else 0)
+                samples.append(sample)
+                if report is not None and now - last_report >= report_every:
+                    report(sample)
+                    last_report = now
+                if now - start > timeout:
+                    raise BenchError(f"{label} ran over {timeout:.0f} s and was killed")
+                time.sleep(interval)
+        except BaseException:
+            # Timeout, Ctrl-C (the child has its own session, so it did not get
+            # the SIGINT) or a failed progress probe: leave no crawler behind.
+            if popen.returncode is None:
                 os.killpg(popen.pid, signal.SIGKILL)
                 os.wait4(popen.pid, 0)
                 popen.returncode = -signal.SIGKILL
-                raise BenchError(f"{label} ran over {timeout:.0f} s and was killed")
-            time.sleep(interval)
+            raise
         wall = time.perf_counter() - start
     # ru_maxrss is in KiB on Linux.
     peak = max(rusage.ru_maxrss * 1024, max((s.rss for s in samples), default=0))

@@ -727,6 +727,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BenchError as exc:
         print(f"crawl bench failed: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("crawl bench interrupted", file=sys.stderr)
+        return 130
     judge(results)
     log("")
     results.machine["load_at_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
