@@ -37,10 +37,14 @@ class Sample:
 class Measured:
     label: str
     argv: list[str]
+    pid: int
     returncode: int
     wall_s: float
     peak_rss: int
     cpu_s: float
+    # CPU seconds per thread of the crawler process (the last value seen while
+    # it ran), keyed by thread id; the main thread's id is the pid.
+    thread_cpu: dict[int, float] = field(default_factory=dict)
     samples: list[Sample] = field(default_factory=list)
     stdout_path: Path | None = None
     stderr_path: Path | None = None
@@ -48,6 +52,14 @@ class Measured:
     @property
     def peak_rss_mb(self) -> float:
         return self.peak_rss / MB
+
+    @property
+    def main_thread_cpu_s(self) -> float:
+        return self.thread_cpu.get(self.pid, 0.0)
+
+    @property
+    def other_threads_cpu_s(self) -> float:
+        return sum(cpu for tid, cpu in self.thread_cpu.items() if tid != self.pid)
 
     def stderr_tail(self, lines: int = 8) -> str:
         if self.stderr_path is None or not self.stderr_path.exists():
@@ -104,6 +116,7 @@ def run_measured(
         )
         ps = psutil.Process(popen.pid)
         samples: list[Sample] = []
+        thread_cpu: dict[int, float] = {}
         last_report = start
         try:
             while True:
@@ -115,6 +128,8 @@ def run_measured(
                     break
                 try:
                     rss = tree_rss(ps)
+                    for thread in ps.threads():
+                        thread_cpu[thread.id] = thread.user_time + thread.system_time
                 except psutil.NoSuchProcess:
                     rss = 0
                 sample = Sample(now - start, rss, progress() if progress else 0)
@@ -141,12 +156,14 @@ def run_measured(
     return Measured(
         label=label,
         argv=list(argv),
+        pid=popen.pid,
         returncode=popen.returncode,
         wall_s=wall,
         peak_rss=peak,
         # User + system CPU of the crawler: on a machine shared with other
         # work, CPU per page moves far less than pages per wall-clock second.
         cpu_s=rusage.ru_utime + rusage.ru_stime,
+        thread_cpu=thread_cpu,
         samples=samples,
         stdout_path=stdout_path,
         stderr_path=stderr_path,

@@ -359,6 +359,11 @@ def profile_unob(argv: list[str], workdir: Path) -> str:
 # ---------------------------------------------------------------- parts
 
 
+def threads_note(run: Measured) -> str:
+    """CPU of the main thread (event loop, start-up) against all other threads."""
+    return f"CPU s main/other threads {run.main_thread_cpu_s:.1f}/{run.other_threads_cpu_s:.1f}"
+
+
 def row_from_server(name: str, run: Measured, site: NginxSite, note: str = "") -> Row:
     served = summarize_served(site.served())
     # The fetch-only loop fetches each page several times on purpose: there,
@@ -414,7 +419,7 @@ def python3_doc_part(args: argparse.Namespace, results: Results) -> None:
                 per_origin=args.concurrency,
             )
             unob = run_crawler("unob", argv, work, site.requests_so_far, "requests")
-            results.python3_doc.append(row_from_server(UNOB, unob, site))
+            results.python3_doc.append(row_from_server(UNOB, unob, site, threads_note(unob)))
         check_unob_stored(db, results.python3_doc[-1])
         if args.profile:
             log("  unob again under py-spy (not timed) ...")
@@ -496,7 +501,7 @@ def synthetic_part(args: argparse.Namespace, results: Results) -> None:
             unob.wall_s,
             unob.cpu_s,
             unob.peak_rss_mb,
-            f"{stats.hosts_touched} hosts",
+            f"{stats.hosts_touched} hosts, {threads_note(unob)}",
         )
     )
     results.synthetic_quarters = quarter_points(unob.samples)
