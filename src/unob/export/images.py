@@ -87,9 +87,10 @@ def probe_image(data: bytes) -> ImageProbe:
 
     try:
         with warnings.catch_warnings():
-            # Pillow warns (a RuntimeWarning) before it refuses huge images;
-            # the pixel count is checked below instead.
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            # Pillow warns about what it meets in other people's files (palette
+            # transparency, huge images: the pixel count is checked below);
+            # none of it is actionable here.
+            warnings.simplefilter("ignore")
             with Image.open(io.BytesIO(data)) as image:
                 width, height = image.size
                 fmt = image.format or ""
