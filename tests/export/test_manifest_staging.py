@@ -79,6 +79,13 @@ def test_existing_output_needs_overwrite(tmp_path: Path) -> None:
     (out / "old").write_text("old")
     with pytest.raises(ExportError, match="already exists"), staged_directory(out):
         pass
+    # Not an earlier export: --overwrite must not delete it.
+    with (
+        pytest.raises(ExportError, match="not an earlier export"),
+        staged_directory(out, overwrite=True),
+    ):
+        pass
+    (out / "manifest.json").write_text("{}")
     with staged_directory(out, overwrite=True) as staging:
         (staging / "new").write_text("new")
     assert [p.name for p in out.iterdir()] == ["new"]
@@ -99,3 +106,13 @@ def test_empty_existing_directory_is_fine(tmp_path: Path) -> None:
     with staged_directory(out) as staging:
         (staging / "f").write_text("1")
     assert (out / "f").exists()
+
+
+def test_output_may_not_hold_the_databases(tmp_path: Path) -> None:
+    (tmp_path / "summary.db").write_text("")
+    with (
+        pytest.raises(ExportError, match="choose another output"),
+        staged_directory(tmp_path, overwrite=True, keep=[tmp_path / "summary.db"]),
+    ):
+        pass
+    assert (tmp_path / "summary.db").exists()

@@ -105,7 +105,8 @@ def export(
             report.warnings.append(f"no --crawl-db given: no raw bodies for {_NEEDS_BODIES[fmt]}")
         total = reader.count()
         try:
-            with staged_directory(output, overwrite=overwrite) as staging:
+            keep = [summary_db, *crawl_dbs]
+            with staged_directory(output, overwrite=overwrite, keep=keep) as staging:
                 writer: Writer = FORMATS[fmt](staging, options, src)
                 try:
                     with _progress(total, progress) as advance:

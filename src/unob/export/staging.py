@@ -11,36 +11,54 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import ExportError
 
-__all__ = ["check_output", "staged_directory"]
+__all__ = ["EXPORT_MARKERS", "check_output", "staged_directory"]
+
+#: Files by which a directory is recognized as an earlier export.
+EXPORT_MARKERS = ("manifest.json", "web_index.csv", "records.json", "records.ndjson")
 
 
-def check_output(output: Path, *, overwrite: bool) -> None:
-    """Refuse an output path that exists (unless ``overwrite``) or is a file."""
+def check_output(output: Path, *, overwrite: bool, keep: Sequence[Path] = ()) -> None:
+    """Refuse an output path that must not be written or replaced.
+
+    An existing non-empty directory is replaced only with ``overwrite``, and
+    only when it looks like an earlier export (holds one of
+    :data:`EXPORT_MARKERS`): ``--overwrite`` must never delete a home
+    directory given as OUTPUT by mistake, or the ``keep`` paths (the
+    databases being exported).
+    """
+    for path in keep:
+        if path.absolute().is_relative_to(output):
+            raise ExportError(f"{output} holds {path}: choose another output directory")
     if output.exists() or output.is_symlink():
-        if not output.is_dir():
+        if not output.is_dir() or output.is_symlink():
             raise ExportError(f"{output} exists and is not a directory")
-        if not overwrite and any(output.iterdir()):
-            raise ExportError(f"{output} already exists and is not empty (use --overwrite)")
+        if any(output.iterdir()):
+            if not overwrite:
+                raise ExportError(f"{output} already exists and is not empty (use --overwrite)")
+            if not any((output / marker).is_file() for marker in EXPORT_MARKERS):
+                raise ExportError(f"{output} is not an earlier export; not replacing it")
     parent = output.parent
     if not parent.is_dir():
         raise ExportError(f"directory {parent} does not exist")
 
 
 @contextmanager
-def staged_directory(output: Path, *, overwrite: bool = False) -> Iterator[Path]:
+def staged_directory(
+    output: Path, *, overwrite: bool = False, keep: Sequence[Path] = ()
+) -> Iterator[Path]:
     """Yield a fresh staging directory; on success it becomes ``output``.
 
     On an exception the staging directory is removed and ``output`` is left
-    untouched.
+    untouched.  ``overwrite`` and ``keep``: see :func:`check_output`.
     """
     output = output.absolute()
-    check_output(output, overwrite=overwrite)
+    check_output(output, overwrite=overwrite, keep=keep)
     staging = output.parent / f".{output.name}.partial-{os.getpid()}"
     if staging.exists():
         shutil.rmtree(staging)  # left over by a killed run of this same process id
