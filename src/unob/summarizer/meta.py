@@ -163,13 +163,16 @@ class MetaReader:
             if parsed is not None:
                 return parsed
         if in_article_only:
-            # A <time datetime> inside an <article> or <main> is the article's
-            # date; one elsewhere (a sidebar of recent posts) is not.
-            for value, mask in self._w.time_datetimes:
-                if mask & (P.IN_ARTICLE | P.IN_MAIN) and not mask & P.BOILERPLATE_LOCATIONS:
-                    parsed = parse_date(value)
-                    if parsed is not None:
-                        return parsed
+            # A <time datetime> inside <article> or <main> dates the page only
+            # when it is the only date there: a blog index has one per teaser,
+            # and a sidebar of recent posts is outside.
+            found = {
+                value.strip()
+                for value, mask in self._w.time_datetimes
+                if mask & (P.IN_ARTICLE | P.IN_MAIN) and not mask & P.BOILERPLATE_LOCATIONS
+            }
+            if len(found) == 1:
+                return parse_date(found.pop())
         return None
 
 

@@ -11,6 +11,58 @@ from __future__ import annotations
 
 import re
 
+from unob.summarizer.document import (
+    IN_ADDRESS as IN_ADDRESS,
+)
+from unob.summarizer.document import (
+    IN_ARTICLE as IN_ARTICLE,
+)
+from unob.summarizer.document import (
+    IN_ASIDE as IN_ASIDE,
+)
+from unob.summarizer.document import (
+    IN_CODE as IN_CODE,
+)
+from unob.summarizer.document import (
+    IN_FIGURE as IN_FIGURE,
+)
+from unob.summarizer.document import (
+    IN_FOOTER as IN_FOOTER,
+)
+from unob.summarizer.document import (
+    IN_FORM as IN_FORM,
+)
+from unob.summarizer.document import (
+    IN_HEADER as IN_HEADER,
+)
+from unob.summarizer.document import (
+    IN_HEADING as IN_HEADING,
+)
+from unob.summarizer.document import (
+    IN_LIST as IN_LIST,
+)
+from unob.summarizer.document import (
+    IN_MAIN as IN_MAIN,
+)
+from unob.summarizer.document import (
+    IN_NAV as IN_NAV,
+)
+from unob.summarizer.document import (
+    IN_PARAGRAPH as IN_PARAGRAPH,
+)
+from unob.summarizer.document import (
+    IN_PRE as IN_PRE,
+)
+from unob.summarizer.document import (
+    IN_QUOTE as IN_QUOTE,
+)
+from unob.summarizer.document import (
+    IN_SECTION as IN_SECTION,
+)
+from unob.summarizer.document import (
+    IN_TABLE as IN_TABLE,
+)
+
 #: Subtrees whose text is never visible or never content.
 SKIP_TAGS = frozenset(
     {
@@ -123,26 +175,8 @@ TAG_BASE_SCORE = {
     "th": -5.0,
 }
 
-# Location bits (a bitmask inherited down the tree), shared with Link.location.
-from unob.summarizer.document import (  # noqa: E402
-    IN_ADDRESS,
-    IN_ARTICLE,
-    IN_ASIDE,
-    IN_CODE,
-    IN_FIGURE,
-    IN_FOOTER,
-    IN_FORM,
-    IN_HEADER,
-    IN_HEADING,
-    IN_LIST,
-    IN_MAIN,
-    IN_NAV,
-    IN_PARAGRAPH,
-    IN_PRE,
-    IN_QUOTE,
-    IN_SECTION,
-    IN_TABLE,
-)
+# Location bits (a bitmask inherited down the tree) are Link.location bits,
+# imported at the top of this module.
 
 #: Tag -> location bit it sets for its whole subtree.
 TAG_LOCATION = {
@@ -229,6 +263,11 @@ NEGATIVE = re.compile(
     r"|masthead|^media$|^meta$|outbrain|promo|related|^scroll|^share|shoutbox|sidebar"
     r"|skyscraper|sponsor|shopping|^tags?$|^tool|widget|caption|credit|newsletter"
     r"|subscribe|social|byline|^author|timestamp|dateline|published|breadcrumb"
+)
+
+#: Any of the four vocabularies (one search decides most words).
+ANY_WORD = re.compile(
+    "|".join(f"(?:{r.pattern})" for r in (UNLIKELY, MAYBE_CONTENT, POSITIVE, NEGATIVE))
 )
 
 #: Class names (whole tokens) of elements that are never shown on screen.

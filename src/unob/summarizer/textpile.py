@@ -154,11 +154,16 @@ def _choose(w: Walked, junk: list[int]) -> list[bool]:
             if sib == best or w.parent[sib] != par:
                 continue
             if final.get(sib, 0.0) >= threshold or (
-                tags[sib] == "p" and text_len[sib] >= 80 and link_len[sib] * 4 < text_len[sib]
+                # A paragraph, or a thin wrapper around one (CNN's lead).
+                (tags[sib] == "p" or (w.end[sib] - sib <= 1 and junk[sib] < 0))
+                and text_len[sib] >= 80
+                and link_len[sib] * 4 < text_len[sib]
             ):
                 roots.append(sib)
     roots.sort()
     ends = w.end
+    tags = w.tag
+    headings = P.HEADING_LEVEL
     main = [False] * n_blocks
     for i in range(n_blocks):
         node = b_node[i]
@@ -171,7 +176,7 @@ def _choose(w: Walked, junk: list[int]) -> list[bool]:
                 if masks[node] & boiler & ~masks[root]:
                     break
                 text = b_text[i]
-                if b_link[i] * 2 > len(text) and len(text) < 200:
+                if b_link[i] * 2 > len(text) and len(text) < 200 and tags[node] not in headings:
                     break
                 main[i] = True
                 break

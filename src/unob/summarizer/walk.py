@@ -113,14 +113,16 @@ def _token_bits(token: str) -> int:
     bits = _token_cache.get(token)
     if bits is None:
         bits = 0
-        if P.POSITIVE.search(token):
-            bits |= _POS
-        if P.NEGATIVE.search(token):
-            bits |= _NEG
-        if P.UNLIKELY.search(token):
-            bits |= _UNLIKELY
-        if P.MAYBE_CONTENT.search(token):
-            bits |= _MAYBE
+        # One search rules out most words; only vocabulary words pay for four.
+        if P.ANY_WORD.search(token):
+            if P.POSITIVE.search(token):
+                bits |= _POS
+            if P.NEGATIVE.search(token):
+                bits |= _NEG
+            if P.UNLIKELY.search(token):
+                bits |= _UNLIKELY
+            if P.MAYBE_CONTENT.search(token):
+                bits |= _MAYBE
         if token in P.HIDDEN_CLASSES:
             bits |= _HIDDEN
         if len(_token_cache) > 50000:
@@ -168,6 +170,11 @@ def _emit(w: Walked, node: int, raw: str, link_chars: int) -> None:
         text = "\n".join(lines)
     else:
         text = " ".join(raw.split())
+        if node >= 0 and w.tag[node] in P.HEADING_LEVEL:
+            # "Title¶": the permalink mark of documentation generators.
+            text = text.rstrip(P.HEADING_PERMALINK_CHARS)
+        elif text[-1] == "¶":
+            text = text.rstrip("¶ ")  # Sphinx puts permalinks on definitions too
     if not text:
         return
     w.b_node.append(node)
@@ -218,6 +225,9 @@ _KIND.update(
         "base": _K_BASE,
     }
 )
+
+
+_TAG_LOCATION = P.TAG_LOCATION
 
 
 class _Walker:
@@ -271,11 +281,18 @@ class _Walker:
 
     # -- SAX events --------------------------------------------------------
 
-    def start(self, tag: str, attrib: dict[str, str]) -> None:  # noqa: C901 - hot path
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
         if self.skip:
             self.skip += 1
             return
         kind = _KIND.get(tag, _K_BLOCK)
+        if kind == _K_INLINE and not attrib and tag not in _TAG_LOCATION:
+            # Fast path for the commonest element: <b>, <em>, <span> without
+            # attributes change nothing but the stacks.
+            self.mask_stack.append(self.mask)
+            self.child_seen[-1] = True
+            self.kind_stack.append(_K_INLINE)
+            return
         if kind == _K_SKIP or kind >= _K_META:
             self._start_special(kind, tag, attrib)
             return
@@ -290,10 +307,10 @@ class _Walker:
                 self.skip = 1
                 return
             style = attrib.get("style")
-            if style and ("none" in style or "hidden" in style):
-                if P.HIDDEN_STYLE.search(style):
-                    self.skip = 1
-                    return
+            # The substring test spares the regex for most style attributes.
+            if style and ("none" in style or "hidden" in style) and P.HIDDEN_STYLE.search(style):
+                self.skip = 1
+                return
             cls = attrib.get("class")
             ident = attrib.get("id")
             role = attrib.get("role")
@@ -307,7 +324,7 @@ class _Walker:
                     junk = False
         mask = self.mask
         self.mask_stack.append(mask)
-        loc = P.TAG_LOCATION.get(tag)
+        loc = _TAG_LOCATION.get(tag)
         if loc:
             mask |= loc
         if role:
@@ -319,7 +336,7 @@ class _Walker:
         first_child = not child_seen[-1]
         child_seen[-1] = True
 
-        if kind == _K_BLOCK or kind == _K_HEADING:
+        if kind in (_K_BLOCK, _K_HEADING):
             buf = self.buf
             if buf:
                 raw = "".join(buf)
@@ -345,10 +362,10 @@ class _Walker:
                     par = self.cur_node
                     if par >= 0 and w.tag[par] in _SECTIONING:
                         anchor = w.label[par].rpartition(" ")[2] or None
-                heading = RawHeading(P.HEADING_LEVEL[tag], nid, anchor, [])
-                self.open_heading = heading
-                w.headings.append(heading)
-                self.captures.append(heading.pieces)
+                new_heading = RawHeading(P.HEADING_LEVEL[tag], nid, anchor, [])
+                self.open_heading = new_heading
+                w.headings.append(new_heading)
+                self.captures.append(new_heading.pieces)
                 for lk in self.open_links:
                     lk.contains_heading = True
             else:
@@ -360,7 +377,7 @@ class _Walker:
                 lang = attrib.get("lang") or attrib.get("xml:lang")
                 if lang and lang.strip():
                     w.lang = lang.strip()
-        elif kind == _K_A or kind == _K_AREA:
+        elif kind in (_K_A, _K_AREA):
             href = attrib.get("href") if attrib else None
             if href is None:
                 kind = _K_INLINE
@@ -441,10 +458,13 @@ class _Walker:
             if w.title is None and not self.mask & P.IN_HEADING:
                 self.special = []
                 self.special_kind = kind
-        elif kind == _K_SCRIPT:
-            if attrib and (attrib.get("type") or "").strip().lower() == "application/ld+json":
-                self.special = []
-                self.special_kind = kind
+        elif (
+            kind == _K_SCRIPT
+            and attrib
+            and (attrib.get("type") or "").strip().lower() == "application/ld+json"
+        ):
+            self.special = []
+            self.special_kind = kind
 
     def data(self, text: str) -> None:
         if self.skip:
@@ -473,7 +493,7 @@ class _Walker:
             return
         kind = self.kind_stack.pop()
         self.mask = self.mask_stack.pop()
-        if kind == _K_BLOCK or kind == _K_HEADING:
+        if kind in (_K_BLOCK, _K_HEADING):
             w = self.w
             nid = self.node_stack.pop()
             self.child_seen.pop()
@@ -552,11 +572,14 @@ def walk(data: bytes) -> Walked:
 
 def _read_img(attrib: dict[str, str], node: int, w: Walked) -> None:
     get = attrib.get
-    src = get("src") or get("data-src") or get("data-lazy-src") or get("data-original")
+    src = get("src")
     if not src or src.startswith("data:"):
-        srcset = (get("srcset") or get("data-srcset") or "").strip()
-        if srcset:
-            src = srcset.split(",")[0].split()[0]
+        # Lazy loading: a placeholder (or nothing) in src, the image elsewhere.
+        src = get("data-src") or get("data-lazy-src") or get("data-original")
+        if not src:
+            srcset = (get("srcset") or get("data-srcset") or "").strip()
+            if srcset:
+                src = srcset.split(",")[0].split()[0]
     if src and not src.startswith("data:"):
         w.images.append(RawImage(src, get("alt"), get("width"), get("height"), node))
 
