@@ -266,3 +266,26 @@ def test_without_crawl_db_the_export_still_works_and_says_what_is_missing(
     assert images.schema.field("image_path").type == pa.string()
     assert set(images.column("image_path").to_pylist()) == {""}
     verify_manifest(tmp_path / "out")
+
+
+def test_batches_also_end_at_the_byte_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from unob.export import reader as reader_module
+
+    with SummaryBuilder(tmp_path / "s.db") as builder:
+        for i in range(6):
+            builder.page(
+                Page(
+                    url=f"http://e.org/{i}",
+                    text="x" * 1000,
+                    links=[("http://e.org/", "home", "a", "in")],
+                )
+            )
+    # 1000 characters of text plus one link (250) per page: two pages per 2500 bytes.
+    monkeypatch.setattr(reader_module, "BATCH_BUDGET_BYTES", 2500)
+    with SummaryReader(tmp_path / "s.db") as reader:
+        sizes = [len(batch) for batch in reader.batches(5)]
+        keys = [page.key for batch in reader.batches(5) for page in batch]
+    assert sizes == [2, 2, 2]
+    assert keys == sorted(keys) and len(set(keys)) == 6

@@ -31,6 +31,12 @@ from .records import HeadingRef, ImageRef, LinkRef, PageRecord, TextFields
 __all__ = ["DEFAULT_BATCH_SIZE", "FAILED_EXIT_CODES", "SummaryReader"]
 
 DEFAULT_BATCH_SIZE = 200
+#: A batch also ends once its pages hold about this much text and links, so
+#: that a run of huge pages (500 KB of text, thousands of links each) is read
+#: a few at a time: memory follows the budget, not the size of the pages.
+BATCH_BUDGET_BYTES = 8 << 20
+#: What one link costs in memory as a LinkRef with its URL and text.
+_LINK_COST = 250
 #: Redirect chains longer than this are not followed back (loops, traps).
 MAX_REDIRECT_HOPS = 10
 
@@ -52,7 +58,7 @@ SELECT eg.entity_generation_id, u.str_url, eg.first_seen_unix_utc, eg.last_seen_
        dd.category, dd.published_unix_utc, dd.modified_unix_utc, dd.primary_headline,
        tp.text, tp.secondary_text, tp.big_headlines, tp.small_headlines, tp.code_text,
        tp.quote_text,
-       fs.mime_type, fs.charset, fs.file_size, fs.content_sha256, cu.str_url
+       fs.mime_type, fs.charset, fs.file_size, fs.content_sha256, cu.str_url, fs.link_count
 FROM entity_generation AS eg
 JOIN url AS u ON u.url_id = eg.url_id
 LEFT JOIN document_description AS dd ON dd.entity_generation_id = eg.entity_generation_id
@@ -103,11 +109,20 @@ class SummaryReader:
         return int(self._query(sql).fetchone()[0])
 
     def batches(self, size: int = DEFAULT_BATCH_SIZE) -> Iterator[list[PageRecord]]:
-        """Page records in ``entity_generation_id`` order, ``size`` at a time."""
+        """Page records in ``entity_generation_id`` order: at most ``size`` at a time,
+        fewer when they exceed :data:`BATCH_BUDGET_BYTES`."""
         last = 0
         sql = _PAGES_SQL.format(filter=self._filter)
         while True:
-            rows = self._query(sql, (last, size)).fetchall()
+            cursor = self._query(sql, (last, size))
+            rows: list[tuple[Any, ...]] = []
+            budget = 0
+            for row in cursor:  # SQLite steps lazily: unread rows are never loaded
+                rows.append(row)
+                budget += sum(len(v) for v in row[14:20] if v) + _LINK_COST * (row[25] or 0)
+                if budget >= BATCH_BUDGET_BYTES:
+                    break
+            cursor.close()
             if not rows:
                 return
             last = rows[-1][0]
@@ -127,7 +142,7 @@ class SummaryReader:
             ]
             (image, category, published, modified, headline) = row[9:14]
             text = TextFields(*(value or "" for value in row[14:20]))
-            mime, charset, size, sha256, canonical = row[20:25]
+            mime, charset, size, sha256, canonical = row[20:25]  # row[25]: link count
             crawl = crawls.get(gid, _FirstCrawl(None, None))
             records.append(
                 PageRecord(
