@@ -74,6 +74,7 @@ BARE = "bare loop: aiohttp+lxml+urljoin"
 SCRAPY = "Scrapy CrawlSpider"
 UNOB = "unob crawl"
 FETCH = "fetch only (server ceiling)"
+BARE_URLS = "bare-urls.txt"
 
 
 @dataclass
@@ -193,7 +194,7 @@ def run_bare_loop(
     limit: int,
     progress: Callable[[], int],
 ) -> tuple[Measured, Path]:
-    urls_out = workdir / "bare-urls.txt"
+    urls_out = workdir / BARE_URLS
     argv = [
         sys.executable,
         str(BENCH_DIR / "_bareloop.py"),
@@ -381,6 +382,20 @@ def row_from_server(name: str, run: Measured, site: NginxSite, note: str = "") -
     )
 
 
+def best_of(repeat: int, crawl: Callable[[], Row]) -> Row:
+    """Run ``crawl`` ``repeat`` times and keep its fastest row.
+
+    On a machine shared with other work, the fastest of a few runs is the
+    one least slowed by it; the note keeps every run's rate.
+    """
+    rows = [crawl() for _ in range(max(1, repeat))]
+    best = max(rows, key=lambda row: row.pages_per_s)
+    if len(rows) > 1:
+        rates = "/".join(f"{row.pages_per_s:.1f}" for row in rows)
+        best.note = ", ".join(filter(None, [best.note, f"best of {rates} pages/s"]))
+    return best
+
+
 def python3_doc_part(args: argparse.Namespace, results: Results) -> None:
     root = ensure_python3_doc_site()
     work = WORK_DIR / "crawl" / "python3-doc"
@@ -389,26 +404,21 @@ def python3_doc_part(args: argparse.Namespace, results: Results) -> None:
         f" pages limit {args.pages_limit or 'none'}"
     )
 
-    log("  bare loop (aiohttp + lxml + urljoin) ...")
-    with NginxSite(root, work / "nginx-bare") as site:
-        bare, urls = run_bare_loop(
-            [site.base_url], args, work, args.pages_limit, site.requests_so_far
-        )
-        bare_row = row_from_server(BARE, bare, site)
-    log("  fetch-only loop over the same URLs, 3 times (server ceiling) ...")
-    with NginxSite(root, work / "nginx-fetch") as site:
-        fetch, _ = run_fetch_only(urls, site.base_url, 3, args, work)
-        results.python3_doc.append(row_from_server(FETCH, fetch, site, "same URLs x3"))
-    results.python3_doc.append(bare_row)
+    urls = work / BARE_URLS  # written by every bare loop run, read by the fetch-only loop
 
-    if not args.skip_scrapy:
-        log("  Scrapy CrawlSpider + LinkExtractor ...")
+    def bare_loop() -> Row:
+        with NginxSite(root, work / "nginx-bare") as site:
+            run, _ = run_bare_loop(
+                [site.base_url], args, work, args.pages_limit, site.requests_so_far
+            )
+            return row_from_server(BARE, run, site)
+
+    def scrapy() -> Row:
         with NginxSite(root, work / "nginx-scrapy") as site:
-            scrapy = run_scrapy(site.base_url, args, work, site.requests_so_far)
-            results.python3_doc.append(row_from_server(SCRAPY, scrapy, site))
+            run = run_scrapy(site.base_url, args, work, site.requests_so_far)
+            return row_from_server(SCRAPY, run, site)
 
-    if not args.skip_unob:
-        log("  unob crawl ...")
+    def unob() -> Row:
         db = work / "unob.db"
         with NginxSite(root, work / "nginx-unob") as site:
             argv = unob_crawl_argv(
@@ -418,9 +428,24 @@ def python3_doc_part(args: argparse.Namespace, results: Results) -> None:
                 args.pages_limit or 1_000_000,
                 per_origin=args.concurrency,
             )
-            unob = run_crawler("unob", argv, work, site.requests_so_far, "requests")
-            results.python3_doc.append(row_from_server(UNOB, unob, site, threads_note(unob)))
-        check_unob_stored(db, results.python3_doc[-1])
+            run = run_crawler("unob", argv, work, site.requests_so_far, "requests")
+            row = row_from_server(UNOB, run, site, threads_note(run))
+        check_unob_stored(db, row)
+        return row
+
+    log("  bare loop (aiohttp + lxml + urljoin) ...")
+    bare_row = best_of(args.repeat, bare_loop)
+    log("  fetch-only loop over the same URLs, 3 times (server ceiling) ...")
+    with NginxSite(root, work / "nginx-fetch") as site:
+        fetch, _ = run_fetch_only(urls, site.base_url, 3, args, work)
+        results.python3_doc.append(row_from_server(FETCH, fetch, site, "same URLs x3"))
+    results.python3_doc.append(bare_row)
+    if not args.skip_scrapy:
+        log("  Scrapy CrawlSpider + LinkExtractor ...")
+        results.python3_doc.append(best_of(args.repeat, scrapy))
+    if not args.skip_unob:
+        log("  unob crawl ...")
+        results.python3_doc.append(best_of(args.repeat, unob))
         if args.profile:
             log("  unob again under py-spy (not timed) ...")
             with NginxSite(root, work / "nginx-profile") as site:
@@ -683,6 +708,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         default=1,
         help="unob's per-origin concurrency on the synthetic site (default 1)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="python3-doc: run each crawler N times and keep its fastest run (default 1)",
     )
     parser.add_argument("--skip-scrapy", action="store_true")
     parser.add_argument("--skip-unob", action="store_true")
