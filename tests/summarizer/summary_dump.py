@@ -61,3 +61,24 @@ def rows(path: Path, sql: str, *args: object) -> list[tuple[Any, ...]]:
         return conn.execute(sql, args).fetchall()
     finally:
         conn.close()
+
+
+def semantic(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """The summary's content with ids replaced by what they stand for (URLs, digests).
+
+    Equal for two runs over the same crawls even when batches differ (ids of
+    URLs are assigned in batch order).
+    """
+    queries = {
+        "generations": "SELECT u.str_url, eg.kind, eg.first_seen_unix_utc, eg.last_seen_unix_utc,"
+        " eg.confirmed_end_unix_utc, eg.marked_duplicate, hex(tp.digest) FROM entity_generation eg"
+        " JOIN url u USING (url_id) LEFT JOIN text_pile tp USING (text_pile_id)",
+        "crawls": "SELECT cs.crawl_uuid, cs.summarizer_action, u.str_url FROM crawl_summary cs"
+        " JOIN url u USING (url_id)",
+        "links": "SELECT pu.str_url, eg.first_seen_unix_utc, ls.position, tu.str_url, ls.text"
+        " FROM link_summary ls JOIN entity_generation eg USING (entity_generation_id)"
+        " JOIN url pu ON pu.url_id = eg.url_id JOIN url tu ON tu.url_id = ls.to_url_id",
+        "titles": "SELECT u.str_url, dd.title FROM document_description dd"
+        " JOIN entity_generation eg USING (entity_generation_id) JOIN url u USING (url_id)",
+    }
+    return {name: sorted(rows(path, sql), key=repr) for name, sql in queries.items()}

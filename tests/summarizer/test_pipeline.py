@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from crawl_db_builder import CrawlDbBuilder, page
-from summary_dump import count, dump, rows
+from summary_dump import count, dump, rows, semantic
 
 from unob.codes import CrawlType, ExitCode
 from unob.errors import DatabaseError, SchemaTooNew, WrongDatabaseKind
@@ -439,3 +439,40 @@ def test_wrong_databases_are_refused_in_one_line(tmp_path: Path, crawl_db: Path)
     with pytest.raises(SchemaTooNew) as info:
         summarize([crawl_db], summary_db)
     assert "\n" not in str(info.value) and "newer unob" in str(info.value)
+
+
+def test_busy_summary_db_is_a_one_line_error(crawl_db: Path, summary_db: Path) -> None:
+    with CrawlDbBuilder(crawl_db) as b:
+        b.add(f"{SITE}/", at=1, body=page("Home", "x"))
+    summarize([crawl_db], summary_db)
+    with CrawlDbBuilder(crawl_db) as b:
+        b.add(f"{SITE}/", at=2, body=page("Home", "y"))
+    other = sqlite3.connect(summary_db, timeout=0)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr("unob.db._set_pragmas", _short_busy_timeout)
+            with pytest.raises(DatabaseError, match="database is locked"):
+                summarize([crawl_db], summary_db)
+    finally:
+        other.rollback()
+        other.close()
+    assert summarize([crawl_db], summary_db).generations_created == 1
+
+
+def _short_busy_timeout(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+    dbapi_connection.execute("PRAGMA busy_timeout=50")
+
+
+def test_batches_also_end_at_a_byte_budget(
+    crawl_db: Path, summary_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with CrawlDbBuilder(crawl_db) as b:
+        for i in range(6):
+            b.add(f"{SITE}/{i}", at=i, body=page(f"P{i}", "word " * 200 * (i + 1)))
+    whole = summarize([crawl_db], summary_db)
+    monkeypatch.setattr("unob.summarizer.pipeline.BATCH_MAX_BYTES", 3000)
+    small = tmp_path / "small.db"
+    cut = summarize([crawl_db], small)
+    assert (whole.batches, cut.batches) == (1, 6)  # every page is over 1000 bytes
+    assert semantic(small) == semantic(summary_db)

@@ -98,7 +98,10 @@ class CrawlEntry:
 
 _ENTRIES = """
 SELECT e.crawl_log_entry_id, e.crawl_log_entry_uuid, a.agent_uuid, u.str_url, e.crawl_type,
-       e.scheduling_reason, e.started_unix_utc, e.exit_code, e.message
+       e.scheduling_reason, e.started_unix_utc, e.exit_code, e.message,
+       (SELECT fc.size FROM file_info AS f JOIN file_content AS fc
+        ON fc.file_content_id = f.file_content_id
+        WHERE f.crawl_log_entry_id = e.crawl_log_entry_id) AS body_size
 FROM crawl_log_entry AS e
 JOIN agent AS a ON a.agent_id = e.agent_id
 JOIN url AS u ON u.url_id = e.url_id
@@ -172,14 +175,27 @@ class CrawlReader:
         ).fetchone()
         return int(row[0])
 
-    def read_batch(self, after_id: int, limit: int) -> list[CrawlEntry]:
-        """The next ``limit`` entries after ``after_id``, whole, in id order."""
+    def read_batch(
+        self, after_id: int, limit: int, max_bytes: int | None = None
+    ) -> list[CrawlEntry]:
+        """The next ``limit`` entries after ``after_id``, whole, in id order.
+
+        With ``max_bytes``, the batch also ends before its (uncompressed) page
+        bodies exceed that size, so a batch of large pages holds as much memory
+        as one of small pages (it always has at least one entry).  The cut
+        depends only on the data, so reruns make the same batches.
+        """
         conn = self._conn
         conn.execute("BEGIN")
         try:
-            entries = [
-                CrawlEntry(*row) for row in conn.execute(_ENTRIES, (after_id, limit)).fetchall()
-            ]
+            entries: list[CrawlEntry] = []
+            total = 0
+            for row in conn.execute(_ENTRIES, (after_id, limit)).fetchall():
+                size = row[9] if row[4] in PAGE_CRAWL_TYPES and row[9] is not None else 0
+                total += size
+                if max_bytes is not None and entries and total > max_bytes:
+                    break
+                entries.append(CrawlEntry(*row[:9]))
             if not entries:
                 return entries
             by_id = {e.entry_id: e for e in entries}

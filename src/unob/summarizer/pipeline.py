@@ -21,6 +21,7 @@ The algorithm and every decision it makes are described in
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 import threading
 import time
@@ -33,7 +34,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from unob.errors import UsageError
+from unob.errors import DatabaseError, UsageError
 from unob.summarizer import fts
 from unob.summarizer.crawlread import CrawlEntry, CrawlReader
 from unob.summarizer.document import TextPile
@@ -60,6 +61,9 @@ from unob.urls import canonicalize
 __all__ = ["DEFAULT_BATCH_SIZE", "SummarizeReport", "render_report", "summarize"]
 
 DEFAULT_BATCH_SIZE = 500
+#: A batch also ends before its page bodies pass this many (uncompressed)
+#: bytes: memory per batch stays about the same whatever the page sizes.
+BATCH_MAX_BYTES = 32 * 1024 * 1024
 
 _GENERATION_COLUMNS = (
     "entity_generation_id",
@@ -280,7 +284,7 @@ def _exit_with_parent(parent: int) -> None:
 
 # Below this many pending entries, derivation runs in-process: starting the
 # workers (a fresh interpreter importing lxml each) costs about a second.
-_POOL_MIN_ENTRIES = 2000
+_POOL_MIN_ENTRIES = 200
 
 
 def _auto_workers(pending: int) -> int:
@@ -330,12 +334,12 @@ def summarize(
         deriver = _Deriver(_auto_workers(pending) if workers is None else workers)
         stack.callback(deriver.close)
         for reader, source_id, mark in sources:
-            first = reader.read_batch(mark, batch_size)
+            first = reader.read_batch(mark, batch_size, BATCH_MAX_BYTES)
             current = deriver.submit(first) if first else None
             while current is not None:
                 entries = current.entries
                 # Read and start deriving the next batch before writing this one.
-                following = reader.read_batch(entries[-1].entry_id, batch_size)
+                following = reader.read_batch(entries[-1].entry_id, batch_size, BATCH_MAX_BYTES)
                 upcoming = deriver.submit(following) if following else None
                 _integrate_batch(store, source_id, mark, current, report)
                 mark = entries[-1].entry_id
@@ -356,8 +360,8 @@ def _integrate_batch(
     """One batch, one transaction: everything it derives plus the new high-water mark."""
     entries = derivation.entries
     observed = derivation.result()
-    store.begin()
     try:
+        store.begin()
         store.check_mark(source_id, mark)
         done = store.existing_crawl_uuids([o.entry.uuid for o in observed])
         todo = [o for o in observed if o.entry.uuid not in done]
@@ -368,6 +372,9 @@ def _integrate_batch(
             _write(store, source_id, todo, report)
         store.set_mark(source_id, entries[-1].entry_id, len(entries))
         store.commit()
+    except sqlite3.OperationalError as exc:  # locked, disk full, I/O error: the user's to fix
+        store.rollback()
+        raise DatabaseError(f"{store.path}: {exc}") from exc
     except BaseException:
         store.rollback()
         raise
