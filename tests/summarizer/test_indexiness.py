@@ -77,7 +77,7 @@ def test_long_dated_article_is_a_leaf() -> None:
 
 
 def test_docs_page_with_self_link_toc_is_a_leaf() -> None:
-    assert score(DOCS_WITH_TOC) <= -12
+    assert score(DOCS_WITH_TOC) <= -18
 
 
 def test_more_index_links_mean_more_confidence() -> None:
@@ -132,16 +132,19 @@ def test_formula_counts_each_relevant_link_once() -> None:
     assert indexiness(links, has_publishing_date=False) == -2
 
 
-def test_links_outside_main_content_do_not_count() -> None:
-    outside = Link(
-        to_url="https://site.example/x",
-        to_fragment=None,
-        text="x",
-        kind="a",
-        locality="in",
-        position=0,
-        rel=(),
-        location=IN_LIST,
-        in_main_content=False,
-    )
-    assert indexiness([outside], has_publishing_date=False) == 0
+def test_only_self_links_count_outside_main_content() -> None:
+    def outside(locality: str) -> Link:
+        return Link(
+            to_url="https://site.example/x",
+            to_fragment=None,
+            text="x",
+            kind="a",
+            locality=locality,
+            position=0,
+            rel=(),
+            location=IN_LIST,
+            in_main_content=False,
+        )
+
+    assert indexiness([outside("in"), outside("out")], has_publishing_date=False) == 0
+    assert indexiness([outside("self")], has_publishing_date=False) == -1

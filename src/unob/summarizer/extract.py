@@ -111,11 +111,20 @@ def _links(w: Walked, base: Base, doc_base: Base, main_nodes: set[int]) -> tuple
     out: list[Link] = []
     resolve = base.resolve
     locality = doc_base.locality
+    # Pages repeat hrefs (header and footer, "read more" beside the title).
+    seen: dict[str, tuple[str, str | None, str] | None] = {}
     for link in raw:
-        resolved = resolve(link.href)
+        href = link.href
+        if href in seen:
+            resolved = seen[href]
+        else:
+            target = resolve(href)
+            resolved = seen[href] = (
+                None if target is None else (target[0], target[1], locality(target[0]))
+            )
         if resolved is None:
             continue
-        to_url, fragment = resolved
+        to_url, fragment, where = resolved
         pieces = link.pieces
         text = " ".join("".join(pieces).split()) if pieces else ""
         out.append(
@@ -124,7 +133,7 @@ def _links(w: Walked, base: Base, doc_base: Base, main_nodes: set[int]) -> tuple
                 fragment,
                 text,
                 link.kind,
-                locality(to_url),
+                where,
                 len(out),
                 link.rel,
                 link.mask,

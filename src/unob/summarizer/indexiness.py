@@ -4,10 +4,13 @@ unobtanium's metrics (reference §5.4, DESIGN.md §5), counted over the
 *relevant* links of a page: HTML ``a`` elements with text, not in
 nav/aside, not in header/footer (unless inside main/article), inside
 ``main``/``article`` when the page has such an element, and (stricter than
-unobtanium) inside the part the extractor chose as main content, so that
-share bars and "more stories" lists inside ``<article>`` do not make an
-article look like an index.  Each relevant link counts once; "in a
-heading" (the link is in a heading or contains one) beats "in a list".
+unobtanium) in- and outlinks only inside the part the extractor chose as
+main content, so that share bars and "more stories" lists inside
+``<article>`` do not make an article look like an index (self-links count
+wherever they are relevant: a link-dense table of contents is not main
+content, but it is the clearest sign of a long leaf page).  Each relevant
+link counts once; "in a heading" (the link is in a heading or contains one)
+beats "in a list".
 
 ::
 
@@ -65,9 +68,11 @@ def metrics(links: Iterable[Link], has_publishing_date: bool) -> IndexinessMetri
     in_lists = [0, 0]
     outlinks = 0
     for link in links:
-        if not link.is_relevant_navigation or not link.in_main_content:
+        if not link.is_relevant_navigation:
             continue
         if has_landmark and not link.location & (IN_MAIN | IN_ARTICLE):
+            continue
+        if not link.in_main_content and link.locality != "self":
             continue
         if link.locality == "out":
             outlinks += 1

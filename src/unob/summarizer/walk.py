@@ -241,9 +241,8 @@ class _Walker:
         "cur_node",
         "in_head",
         "in_link",
-        "kind_stack",
         "mask",
-        "mask_stack",
+        "stack",
         "node_stack",
         "open_heading",
         "open_links",
@@ -259,8 +258,8 @@ class _Walker:
 
     def reset(self) -> None:
         self.w = Walked()
-        self.kind_stack: list[int] = []
-        self.mask_stack: list[int] = []
+        # Per open element: (the mask to restore at its end) << 5 | its kind.
+        self.stack: list[int] = []
         self.node_stack: list[int] = [-1]
         # Per open block node: has an element child started yet?  (For the
         # "heading opens its section" anchor rule.)
@@ -289,9 +288,8 @@ class _Walker:
         if kind == _K_INLINE and not attrib and tag not in _TAG_LOCATION:
             # Fast path for the commonest element: <b>, <em>, <span> without
             # attributes change nothing but the stacks.
-            self.mask_stack.append(self.mask)
+            self.stack.append(self.mask << 5 | _K_INLINE)
             self.child_seen[-1] = True
-            self.kind_stack.append(_K_INLINE)
             return
         if kind == _K_SKIP or kind >= _K_META:
             self._start_special(kind, tag, attrib)
@@ -322,8 +320,7 @@ class _Walker:
                     return
                 if junk and tag in _NEVER_JUNK:
                     junk = False
-        mask = self.mask
-        self.mask_stack.append(mask)
+        saved_mask = mask = self.mask
         loc = _TAG_LOCATION.get(tag)
         if loc:
             mask |= loc
@@ -425,7 +422,7 @@ class _Walker:
             if attrib:
                 _read_img(attrib, self.cur_node, w)
         elif kind == _K_CODE:
-            if self.mask_stack[-1] & P.IN_CODE:
+            if saved_mask & P.IN_CODE:
                 kind = _K_INLINE  # code inside pre/code is part of that
             else:
                 self.captures.append([])
@@ -435,7 +432,7 @@ class _Walker:
                 w.time_datetimes.append((dt, mask))
         elif kind == _K_HEAD:
             self.in_head += 1
-        self.kind_stack.append(kind)
+        self.stack.append(saved_mask << 5 | kind)
 
     def _start_special(self, kind: int, tag: str, attrib: dict[str, str]) -> None:
         """Elements whose content is skipped but whose attributes or text count."""
@@ -491,8 +488,9 @@ class _Walker:
                     self.w.json_ld.append(text)
                 self.special = None
             return
-        kind = self.kind_stack.pop()
-        self.mask = self.mask_stack.pop()
+        entry = self.stack.pop()
+        kind = entry & 31
+        self.mask = entry >> 5
         if kind in (_K_BLOCK, _K_HEADING):
             w = self.w
             nid = self.node_stack.pop()
