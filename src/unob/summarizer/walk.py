@@ -242,7 +242,6 @@ class _Walker:
         "in_head",
         "in_link",
         "mask",
-        "stack",
         "node_stack",
         "open_heading",
         "open_links",
@@ -250,6 +249,7 @@ class _Walker:
         "skip",
         "special",
         "special_kind",
+        "stack",
         "w",
     )
 
