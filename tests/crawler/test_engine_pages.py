@@ -166,3 +166,12 @@ def test_images_are_fetched_and_stored_with_images_on(
 
     without = crawl(server.url("a.test"), db=done.db.with_name("noimg.db"))
     assert not any("/i/" in u for u in without.exit_codes())
+
+    # image candidates left by a run with --images wait (due) for the next such run
+    site.add("/new", page("<img src='/i/new.png'>"))
+    site.add("/i/new.png", raw(png + b"new", content_type="image/png"))
+    crawl(server.url("a.test", "/new"), db=done.db, images=True, max_requests=1)
+    crawl(db=done.db)  # no --images: the image is not requested, and stays due
+    assert server.count("a.test", "/i/new.png") == 0
+    again = crawl(db=done.db, images=True)
+    assert again.exit_codes()[server.url("a.test", "/i/new.png")] == [ExitCode.FILE_INGESTED]

@@ -330,7 +330,7 @@ class Engine:
 
     def _in_scope(self, candidate: Candidate) -> bool:
         if candidate.crawl_type == CrawlType.IMAGE_CRAWL:
-            return self.settings.images and self.scope.accepts_image(candidate.url)
+            return self.scope.accepts_image(candidate.url)  # (only pulled with --images)
         return self.scope.accepts(candidate.url, candidate.depth)
 
     # ------------------------------------------------------------------ robots.txt

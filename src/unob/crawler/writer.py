@@ -83,23 +83,25 @@ _CANDIDATE_COLUMNS = (
 _PULL_UNEXPLORED = (
     f"SELECT {_CANDIDATE_COLUMNS} FROM crawl_candidate c JOIN url u ON u.url_id = c.url_id "
     "WHERE c.origin_id=? AND c.last_crawl_unix_utc IS NULL AND c.next_due_unix_utc IS NOT NULL "
-    "ORDER BY c.depth, c.url_id LIMIT ?"
+    "AND c.crawl_type != ? ORDER BY c.depth, c.url_id LIMIT ?"
 )
 # Attempted by an earlier run and due again (ix_crawl_candidate_origin_due).  URLs this
 # run attempted are never due again in it (once per run: loops end by themselves).
 _PULL_RECRAWL = (
     f"SELECT {_CANDIDATE_COLUMNS} FROM crawl_candidate c JOIN url u ON u.url_id = c.url_id "
     "WHERE c.origin_id=? AND c.next_due_unix_utc <= ? AND c.last_crawl_unix_utc IS NOT NULL "
-    "AND c.last_crawl_agent_id IS NOT ? ORDER BY c.next_due_unix_utc, c.depth LIMIT ?"
+    "AND c.last_crawl_agent_id IS NOT ? AND c.crawl_type != ? "
+    "ORDER BY c.next_due_unix_utc, c.depth LIMIT ?"
 )
 _DUE_ORIGINS_UNEXPLORED = (
     "SELECT DISTINCT c.origin_id FROM crawl_candidate c "
-    "WHERE c.last_crawl_unix_utc IS NULL AND c.next_due_unix_utc IS NOT NULL"
+    "WHERE c.last_crawl_unix_utc IS NULL AND c.next_due_unix_utc IS NOT NULL "
+    "AND c.crawl_type != ?"
 )
 _DUE_ORIGINS_RECRAWL = (
     "SELECT DISTINCT c.origin_id FROM crawl_candidate c "
     "WHERE c.next_due_unix_utc <= ? AND c.last_crawl_unix_utc IS NOT NULL "
-    "AND c.last_crawl_agent_id IS NOT ?"
+    "AND c.last_crawl_agent_id IS NOT ? AND c.crawl_type != ?"
 )
 
 
@@ -117,6 +119,9 @@ class Writer:
     def __init__(self, conn: sqlite3.Connection, cache_size: int) -> None:
         self.conn = conn
         self.agent_id: int | None = None
+        #: a crawl type this run leaves alone (image candidates without --images: they
+        #: stay due for a run with images on); -1 = none
+        self.skip_type = -1
         self.origin_ids: BoundedCache[str, int] = BoundedCache(max(64, cache_size // 16))
         self.origin_names: BoundedCache[int, str] = BoundedCache(max(64, cache_size // 16))
         # str_url -> (url_id, smallest depth it is known as a candidate with; -1 = not one)
@@ -370,20 +375,21 @@ class Writer:
         """Up to ``limit`` due candidates of an origin, never-attempted ones first
         (breadth-first), leaving out ``exclude`` (in flight)."""
         asked = limit + len(exclude)
-        rows = self.conn.execute(_PULL_UNEXPLORED, (origin_id, asked)).fetchall()
+        rows = self.conn.execute(_PULL_UNEXPLORED, (origin_id, self.skip_type, asked)).fetchall()
         fresh = [row for row in rows if row[0] not in exclude]
         if len(fresh) < limit:
             more = self.conn.execute(
-                _PULL_RECRAWL, (origin_id, due_before, self.agent_id, asked)
+                _PULL_RECRAWL, (origin_id, due_before, self.agent_id, self.skip_type, asked)
             ).fetchall()
             fresh.extend(row for row in more if row[0] not in exclude)
         return [_candidate(row) for row in fresh[:limit]]
 
     def due_origins(self, due_before: int) -> list[tuple[int, str]]:
-        ids = {int(r[0]) for r in self.conn.execute(_DUE_ORIGINS_UNEXPLORED)}
-        ids.update(
-            int(r[0]) for r in self.conn.execute(_DUE_ORIGINS_RECRAWL, (due_before, self.agent_id))
+        ids = {int(r[0]) for r in self.conn.execute(_DUE_ORIGINS_UNEXPLORED, (self.skip_type,))}
+        recrawl = self.conn.execute(
+            _DUE_ORIGINS_RECRAWL, (due_before, self.agent_id, self.skip_type)
         )
+        ids.update(int(r[0]) for r in recrawl)
         return sorted((origin_id, self.origin_name(origin_id)) for origin_id in ids)
 
     def park(self, url_ids: list[int]) -> None:
@@ -391,6 +397,10 @@ class Writer:
             "UPDATE crawl_candidate SET next_due_unix_utc=NULL WHERE url_id=?",
             [(u,) for u in url_ids],
         )
+
+    def set_images(self, enabled: bool) -> None:
+        """Whether this run crawls image candidates (``--images``)."""
+        self.skip_type = -1 if enabled else int(CrawlType.IMAGE_CRAWL)
 
     def frontier_origins(self) -> list[str]:
         """Origins of the page candidates in the database (a resumed crawl's scope)."""
