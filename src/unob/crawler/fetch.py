@@ -25,6 +25,7 @@ instead of filling memory.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import socket
 import time
@@ -51,6 +52,9 @@ __all__ = [
 ]
 
 _CHUNK = 64 * 1024
+#: an unwanted body up to this size (a 404 page, a redirect's text) is read and
+#: dropped, so that the connection can be kept alive; a larger one closes it
+_DRAIN_BYTES = 64 * 1024
 ACCEPT_HTML = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
 ACCEPT_IMAGE = "image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
 
@@ -211,6 +215,16 @@ def clean_text(value: str) -> str:
     return value
 
 
+async def _drain(response: aiohttp.ClientResponse) -> None:
+    """Read and drop a small unwanted body (errors only cost the keep-alive)."""
+    with contextlib.suppress(aiohttp.ClientError, OSError, TimeoutError, ValueError):
+        read = 0
+        async for chunk in response.content.iter_chunked(_CHUNK):
+            read += len(chunk)
+            if read > _DRAIN_BYTES:
+                break  # a server that lied about the length: stop, close the connection
+
+
 def _describe(exc: BaseException) -> str:
     text = clean_text(str(exc).strip())
     name = type(exc).__name__
@@ -324,6 +338,8 @@ class Fetcher:
             how = plan(response.status, response.headers)
             if how is not None:
                 await self._read_body(response, how, answer)
+            elif (response.content_length or 0) <= _DRAIN_BYTES:
+                await _drain(response)
         finally:
             response.release()
         answer.duration_ms = elapsed_ms()
