@@ -323,6 +323,7 @@ def upgrade() -> None:
             name=op.f("fk_heading_entity_generation_id_entity_generation"),
         ),
         sa.PrimaryKeyConstraint("entity_generation_id", "position", name=op.f("pk_heading")),
+        sqlite_with_rowid=False,
     )
     op.create_table(
         "image",
@@ -338,6 +339,7 @@ def upgrade() -> None:
             name=op.f("fk_image_entity_generation_id_entity_generation"),
         ),
         sa.PrimaryKeyConstraint("entity_generation_id", "position", name=op.f("pk_image")),
+        sqlite_with_rowid=False,
     )
     op.create_table(
         "link_summary",
@@ -382,6 +384,7 @@ def upgrade() -> None:
             ["to_url_id"], ["url.url_id"], name=op.f("fk_link_summary_to_url_id_url")
         ),
         sa.PrimaryKeyConstraint("entity_generation_id", "position", name=op.f("pk_link_summary")),
+        sqlite_with_rowid=False,
     )
     with op.batch_alter_table("link_summary", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_link_summary_to_url_id"), ["to_url_id"], unique=False)
