@@ -17,8 +17,8 @@ Per URL, in order: robots.txt (disallowed -> entry 110, no request);
 ``max_requests`` (reached -> the run stops, the URL stays due); the request,
 with one immediate retry when the connection failed, timed out or broke off
 (a second ``request_info`` row with ``is_retry``); the answer's meaning
-(:mod:`unob.crawler.outcome`); for HTML, link extraction in a worker thread
-(:mod:`unob.crawler.page`); patience (an origin that keeps failing is given
+(:mod:`unob.crawler.interpret`; for HTML, link extraction in a worker thread
+by :mod:`unob.crawler.page`); patience (an origin that keeps failing is given
 up for the run).  Redirects are recorded and their targets enqueued, never
 followed.
 
@@ -33,28 +33,22 @@ import asyncio
 import contextlib
 import time
 import uuid
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from multidict import CIMultiDictProxy
 
-from unob.codes import CrawlType, ExitCode, InformationSource, SchedulingReason
+from unob.codes import CrawlType, ExitCode, SchedulingReason
 from unob.crawler import body as bodylib
 from unob.crawler.cache import BoundedCache
-from unob.crawler.fetch import ACCEPT_HTML, ACCEPT_IMAGE, Answer, BodyPlan, Fetcher, clean_text
-from unob.crawler.frontier import Candidate, OriginQueue, origin_of_canonical
-from unob.crawler.links import parse_x_robots_tag
-from unob.crawler.outcome import FLUKE_FAILURES, is_image, redirect_target, status_exit_code
-from unob.crawler.page import PageAnalysis, analyse_page
+from unob.crawler.fetch import Answer, BodyPlan, Fetcher
+from unob.crawler.frontier import Candidate, OriginQueue
+from unob.crawler.interpret import Interpreter, PlanFn, body_plan, request_headers, request_records
+from unob.crawler.outcome import FLUKE_FAILURES, is_image, status_exit_code
 from unob.crawler.politeness import Pacer, Patience, parse_retry_after
 from unob.crawler.progress import CrawlStats
 from unob.crawler.records import (
     EntryRecord,
-    FileRecord,
-    NewCandidate,
-    RedirectRecord,
-    RequestRecord,
 )
 from unob.crawler.robots import MAX_BYTES as ROBOTS_MAX_BYTES
 from unob.crawler.robots import MAX_REDIRECTS as ROBOTS_MAX_REDIRECTS
@@ -139,17 +133,6 @@ class _Attempt:
     requested: bool = False
 
 
-@dataclass(slots=True)
-class _Fetched:
-    """The requests made for one URL (the last one counts) and the time they took."""
-
-    answers: list[Answer]
-
-    @property
-    def last(self) -> Answer:
-        return self.answers[-1]
-
-
 class Engine:
     """One crawl run over an open store (see the module docstring)."""
 
@@ -183,7 +166,7 @@ class Engine:
         self._requests = 0
         self._pool = ThreadPoolExecutor(parse_threads, thread_name_prefix="unob-parse")
         self._interrupts = 0
-        self._wake_pending = False
+        self.interpreter = Interpreter(settings, scope, self._pool)
 
     # ------------------------------------------------------------------ control
 
@@ -370,8 +353,8 @@ class Engine:
         def plan(status: int, _headers: CIMultiDictProxy[str]) -> BodyPlan | None:
             return BodyPlan(ROBOTS_MAX_BYTES, truncate=True) if 200 <= status < 300 else None
 
-        fetched = await self._fetch(origin, url, {}, plan, max_redirects=ROBOTS_MAX_REDIRECTS)
-        last = fetched.last
+        answers = await self._fetch(origin, url, {}, plan, max_redirects=ROBOTS_MAX_REDIRECTS)
+        last = answers[-1]
         scale = self.settings.time_scale
         # an answer whose body could not be read is no answer (RFC 9309 §2.3.1.4)
         status = last.status if last.failure is None else None
@@ -403,7 +386,7 @@ class Engine:
                 exit_code=exit_code,
                 message=message,
                 depth=None,
-                requests=self._request_records(fetched, exit_code, approved=True),
+                requests=request_records(answers, exit_code, approved=True),
                 update_candidate=False,
             )
         )
@@ -469,62 +452,31 @@ class Engine:
             entry.exit_code = ExitCode.ROBOTS_DISALLOWED
             entry.message = "disallowed by robots.txt"
             return
-        fetched = await self._fetch(
+        answers = await self._fetch(
             origin,
             candidate.url,
-            self._request_headers(candidate),
-            self._body_plan(candidate),
+            request_headers(candidate),
+            body_plan(self.settings, candidate),
             attempt=attempt,
         )
-        await self._interpret(candidate, fetched, entry)
+        await self.interpreter.interpret(candidate, answers, entry)
         if origin.patience.on_outcome(entry.exit_code):
             self._give_up(origin, log_next=True)
             entry.message = (entry.message + "; " if entry.message else "") + (
                 "origin given up for this run (patience exhausted)"
             )
 
-    def _request_headers(self, candidate: Candidate) -> dict[str, str]:
-        headers = {
-            "Accept": ACCEPT_IMAGE if candidate.crawl_type == CrawlType.IMAGE_CRAWL else ACCEPT_HTML
-        }
-        # Conditional recrawl (RFC 9110 §13.1): only from the last contentful crawl.
-        if candidate.etag:
-            headers["If-None-Match"] = candidate.etag
-        if candidate.last_modified_unix is not None:
-            headers["If-Modified-Since"] = _http_date(candidate.last_modified_unix)
-        return headers
-
-    def _body_plan(
-        self, candidate: Candidate
-    ) -> Callable[[int, CIMultiDictProxy[str]], BodyPlan | None]:
-        settings = self.settings
-        wants_image = candidate.crawl_type == CrawlType.IMAGE_CRAWL
-
-        def plan(status: int, headers: CIMultiDictProxy[str]) -> BodyPlan | None:
-            if not 200 <= status < 300:
-                return None
-            mime = bodylib.mime_of(headers.get("Content-Type"))
-            if is_image(mime):
-                return BodyPlan(settings.max_image_bytes) if settings.images else None
-            if wants_image:
-                return None
-            if not mime or bodylib.is_html(mime):  # no Content-Type: read, then sniff
-                return BodyPlan(settings.max_body_bytes)
-            return None
-
-        return plan
-
     async def _fetch(
         self,
         origin: _Origin,
         url: str,
         headers: dict[str, str],
-        plan: Callable[[int, CIMultiDictProxy[str]], BodyPlan | None],
+        plan: PlanFn,
         *,
         max_redirects: int = 0,
         attempt: _Attempt | None = None,
-    ) -> _Fetched:
-        """Paced request plus one immediate retry on a fluke failure.
+    ) -> list[Answer]:
+        """Paced request plus one immediate retry on a fluke failure (the last answer counts).
 
         Raises :class:`_Stopping` when the run stops while waiting for the pace.
         """
@@ -559,168 +511,16 @@ class Engine:
                     self.stats.bytes_read += answer.body_bytes
                 if answer.failure not in FLUKE_FAILURES:
                     break
-        return _Fetched(answers)
-
-    # ------------------------------------------------------------------ answers
-
-    def _request_records(
-        self, fetched: _Fetched, final: ExitCode, *, approved: bool
-    ) -> list[RequestRecord]:
-        records = []
-        for i, answer in enumerate(fetched.answers):
-            last = i == len(fetched.answers) - 1
-            retry_after = parse_retry_after(answer.header("Retry-After"), time.time())
-            x_robots = answer.header_all("X-Robots-Tag")
-            records.append(
-                RequestRecord(
-                    sent_unix_ms=answer.sent_unix_ms,
-                    duration_ms=answer.duration_ms,
-                    robotstxt_approved=approved,
-                    is_retry=i > 0,
-                    exit_code=final if last else (answer.failure or final),
-                    http_status=answer.status,
-                    http_etag=answer.etag,
-                    server_last_modified_unix_utc=answer.last_modified_unix,
-                    content_type=answer.content_type,
-                    content_encoding=answer.header("Content-Encoding"),
-                    body_bytes=answer.body_bytes,
-                    retry_after_s=None if retry_after is None else int(retry_after),
-                    x_robots_tag=", ".join(x_robots) if x_robots else None,
-                )
-            )
-        return records
-
-    async def _interpret(self, candidate: Candidate, fetched: _Fetched, entry: EntryRecord) -> None:
-        last = fetched.last
-        if last.failure is not None:
-            entry.exit_code = last.failure
-            entry.message = last.message
-        else:
-            status = last.status or 0
-            entry.exit_code = status_exit_code(status)
-            if 200 <= status < 300:
-                await self._interpret_file(candidate, last, entry)
-            elif entry.exit_code in (ExitCode.PERMANENT_REDIRECT, ExitCode.REDIRECT):
-                self._interpret_redirect(candidate, last, entry)
-            elif entry.exit_code is ExitCode.DID_NOT_UNDERSTAND_ANSWER:
-                entry.message = f"HTTP status {status} not understood"
-            elif entry.exit_code is not ExitCode.FILE_DID_NOT_CHANGE:
-                entry.message = f"HTTP {status}"
-        entry.requests = self._request_records(fetched, entry.exit_code, approved=True)
-
-    def _interpret_redirect(self, candidate: Candidate, answer: Answer, entry: EntryRecord) -> None:
-        location = answer.header("Location")
-        target = redirect_target(candidate.url, location) if location else None
-        normalized = self.scope.normalize(target.url) if target is not None else None
-        if target is None or normalized is None:
-            entry.exit_code = ExitCode.DID_NOT_UNDERSTAND_ANSWER
-            entry.message = f"HTTP {answer.status} without a usable Location ({location!r})"
-            return
-        to_origin = origin_of_canonical(normalized)
-        entry.redirects.append(
-            RedirectRecord(
-                to_url=normalized,
-                to_origin=to_origin,
-                to_fragment=target.fragment,
-                http_status=answer.status,
-                is_permanent=entry.exit_code is ExitCode.PERMANENT_REDIRECT,
-                by_security_policy=target.by_security_policy,
-                information_source=InformationSource.RESPONSE_HEADER,
-            )
-        )
-        entry.message = f"-> {normalized}"
-        # A redirect counts as a hop (depth + 1): chains of redirects are bounded by
-        # max_depth like chains of links; loops end because a URL is crawled once a run.
-        depth = candidate.depth + 1
-        accepted = (
-            self.scope.accepts_image(normalized)
-            if candidate.crawl_type == CrawlType.IMAGE_CRAWL
-            else self.scope.accepts(normalized, depth)
-        )
-        if accepted:
-            entry.candidates.append(
-                NewCandidate(normalized, to_origin, depth, candidate.crawl_type)
-            )
-            self._note_origin(to_origin)
-
-    async def _interpret_file(
-        self, candidate: Candidate, answer: Answer, entry: EntryRecord
-    ) -> None:
-        content_type = answer.content_type
-        mime = bodylib.mime_of(content_type)
-        noindex, nofollow = _x_robots(answer, self.settings.robots_token)
-        body = answer.body
-        info = FileRecord(
-            mime_type=mime or None,
-            charset=None,
-            size=answer.body_bytes if body is not None else _content_length(answer),
-            last_modified_unix_utc=answer.last_modified_unix,
-            body=None,
-            robots_noindex=noindex,
-            robots_nofollow=nofollow,
-        )
-        entry.file = info
-        if body is None:
-            entry.exit_code = ExitCode.FILE_OF_UNKNOWN_TYPE
-            entry.message = f"not stored: {mime or 'no Content-Type'}"
-            return
-        if is_image(mime):
-            info.body = body
-            info.compress = mime == "image/svg+xml"  # other formats are compressed already
-            entry.exit_code = ExitCode.NOINDEX if noindex else ExitCode.FILE_INGESTED
-            return
-        if not mime and not _looks_like_html(body):
-            entry.exit_code = ExitCode.FILE_OF_UNKNOWN_TYPE
-            entry.message = "not stored: no Content-Type and not HTML"
-            return
-        loop = asyncio.get_running_loop()
-        try:
-            page: PageAnalysis = await loop.run_in_executor(
-                self._pool,
-                analyse_page,
-                body,
-                candidate.url,
-                content_type,
-                candidate.depth,
-                self.scope,
-                self.settings.images,
-                self.settings.max_links_per_page,
-                self.settings.robots_token,
-                nofollow,
-            )
-        except Exception as exc:
-            # a page must never stop the crawl: store it, say what went wrong
-            page = PageAnalysis(charset=None)
-            entry.message = f"links not extracted: {clean_text(repr(exc))}"
-        info.mime_type = mime or "text/html"
-        info.body = body
-        info.charset = page.charset
-        info.canonical_url = page.canonical_url
-        info.links_found = page.links_found
-        info.robots_noindex = noindex or page.noindex
-        info.robots_nofollow = nofollow or page.nofollow
-        entry.exit_code = ExitCode.NOINDEX if info.robots_noindex else ExitCode.FILE_INGESTED
-        entry.candidates.extend(page.candidates)
-        for found in page.candidates:
-            self._note_origin(found.origin)
-        if page.refresh is not None:
-            entry.redirects.append(page.refresh)
-            entry.message = f"meta refresh -> {page.refresh.to_url}"
-            if page.refresh_is_redirect and not info.robots_noindex:
-                entry.exit_code = ExitCode.REDIRECT
-            if page.refresh_candidate is not None:
-                entry.candidates.append(page.refresh_candidate)
-                self._note_origin(page.refresh_candidate.origin)
+        return answers
 
     # ------------------------------------------------------------------ bookkeeping
 
-    def _note_origin(self, origin_name: str) -> None:
-        """Links to an origin without running workers wake the dispatcher (after submit)."""
-        if origin_name not in self._active_names:
-            self._wake_pending = True
-
     def _submit(self, entry: EntryRecord) -> None:
         self.store.submit(entry)
+        # links to an origin without workers wake the dispatcher (after the submit, so
+        # that its query sees them)
+        if any(found.origin not in self._active_names for found in entry.candidates):
+            self._wake.set()
         stored = entry.file is not None and entry.file.body is not None
         mime = entry.file.mime_type or "" if entry.file is not None else ""
         self.stats.count_entry(
@@ -728,9 +528,6 @@ class Engine:
             stored_page=stored and bodylib.is_html(mime),
             stored_image=stored and is_image(mime),
         )
-        if self._wake_pending:
-            self._wake_pending = False
-            self._wake.set()
 
     def _give_up(self, origin: _Origin, *, log_next: bool) -> None:
         """Stop crawling ``origin`` in this run; its URLs stay due.
@@ -764,27 +561,3 @@ class Engine:
                 )
             )
         origin.changed.set()
-
-
-def _x_robots(answer: Answer, token: str) -> tuple[bool, bool]:
-    values = answer.header_all("X-Robots-Tag")
-    if not values:
-        return False, False
-    return parse_x_robots_tag(values, token)
-
-
-def _content_length(answer: Answer) -> int | None:
-    value = answer.header("Content-Length")
-    return int(value) if value is not None and value.isdigit() else None
-
-
-def _looks_like_html(body: bytes) -> bool:
-    """Sniff a body without Content-Type (WHATWG MIME sniffing, the HTML patterns)."""
-    head = body[:1024].lstrip().lower()
-    return head.startswith((b"<!doctype html", b"<html", b"<head", b"<body", b"<title"))
-
-
-def _http_date(unix: int) -> str:
-    from email.utils import formatdate
-
-    return formatdate(unix, usegmt=True)
