@@ -115,3 +115,21 @@ def test_same_crawl_gives_same_digests_in_two_summary_dbs(tmp_path: Path) -> Non
         summarize([crawl_db], tmp_path / name)
         digests.append(rows(tmp_path / name, "SELECT digest FROM text_pile ORDER BY digest"))
     assert digests[0] == digests[1] and len(digests[0]) == 5
+
+
+def test_row_layouts_name_existing_columns() -> None:
+    from unob.schema.summary import document_description, heading, image, link_summary
+    from unob.summarizer.observe import (
+        DESCRIPTION_COLUMNS,
+        HEADING_COLUMNS,
+        IMAGE_COLUMNS,
+        LINK_COLUMNS,
+    )
+
+    for table, layout in (
+        (document_description, DESCRIPTION_COLUMNS),
+        (heading, HEADING_COLUMNS),
+        (image, IMAGE_COLUMNS),
+        (link_summary, ("position", *LINK_COLUMNS)),
+    ):
+        assert {c.name for c in table.columns} == {"entity_generation_id", *layout}

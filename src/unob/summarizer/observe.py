@@ -39,12 +39,10 @@ from operator import attrgetter
 from typing import Any
 
 import xxhash
-from sqlalchemy import Boolean
 
 from unob.codes import ExitCode
-from unob.schema.summary import link_summary
-from unob.summarizer.crawlread import CrawlEntry
-from unob.summarizer.document import Derived, TextPile
+from unob.summarizer.crawlentry import CrawlEntry
+from unob.summarizer.document import LINK_FLAG_NAMES, Derived, TextPile
 from unob.summarizer.extract import derive_html
 from unob.summarizer.generations import Outcome
 
@@ -93,9 +91,9 @@ DESCRIPTION_COLUMNS = (
 _SIGNED = tuple(i for i, name in enumerate(DESCRIPTION_COLUMNS) if name != "word_count")
 HEADING_COLUMNS = ("position", "level", "text", "anchor")
 IMAGE_COLUMNS = ("position", "src", "alt", "width", "height")
-# The boolean columns of link_summary (rel and location flags) are read from
-# the Link attributes of the same names.
-_LINK_FLAGS = tuple(c.name for c in link_summary.columns if isinstance(c.type, Boolean))
+# The rel and location flags of a Link, stored in link_summary columns of the
+# same names.
+_LINK_FLAGS = LINK_FLAG_NAMES
 LINK_COLUMNS = (
     "to_url_id",
     "to_url_fragment",

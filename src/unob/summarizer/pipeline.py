@@ -36,7 +36,8 @@ from typing import Any
 
 from unob.errors import DatabaseError, UsageError
 from unob.summarizer import fts
-from unob.summarizer.crawlread import CrawlEntry, CrawlReader
+from unob.summarizer.crawlentry import CrawlEntry
+from unob.summarizer.crawlread import CrawlReader
 from unob.summarizer.document import TextPile
 from unob.summarizer.generations import (
     Action,

@@ -33,7 +33,7 @@ from unob.summarizer.generations import CurrentDuplicate, DuplicateMember, Dupli
 __all__ = ["OpenRow", "SummaryStore"]
 
 _CHUNK = 900  # host parameters per IN list (well under SQLite's limits)
-_URL_CACHE_SIZE = 200_000  # str_url -> url_id entries kept between batches
+_URL_CACHE_SIZE = 100_000  # str_url -> url_id entries kept between batches (~15 MB)
 
 
 def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
@@ -75,9 +75,9 @@ class SummaryStore:
         conn = raw.driver_connection
         assert isinstance(conn, sqlite3.Connection)
         conn.isolation_level = None  # explicit BEGIN IMMEDIATE / COMMIT per batch
-        # A bigger page cache keeps the url and text_pile indexes in memory
-        # across batches (64 MiB; SQLite's default is 2 MiB).
-        conn.execute("PRAGMA cache_size=-65536")
+        # A bigger page cache keeps the hot parts of the url and text_pile
+        # indexes in memory across batches (32 MiB; SQLite's default is 2 MiB).
+        conn.execute("PRAGMA cache_size=-32768")
         conn.execute("PRAGMA temp_store=MEMORY")
         self.conn = conn
         self._url_ids: dict[str, int] = {}
