@@ -156,20 +156,24 @@ class SummarizeReport:
 
 def render_report(report: SummarizeReport) -> None:
     """Print the final report (one line per figure) on stdout."""
+    figures = [
+        ("entries read", report.entries_read),
+        ("already summarized", report.entries_skipped),
+        ("not pages (robots.txt, images)", report.entries_not_pages),
+        ("crawl summaries", report.crawl_summaries),
+        ("pages derived", report.pages_derived),
+        ("  of which unreadable", report.derive_errors),
+        ("generations created", report.generations_created),
+        ("generations closed", report.generations_closed),
+        ("self-duplicates", report.self_duplicates),
+        ("exact duplicates marked", report.exact_duplicates),
+    ]
+    width = max(len(label) for label, _ in figures)
     lines = [
         f"summarized {len(report.crawl_dbs)} crawl DB(s) into {report.summary_db} "
         f"in {report.elapsed_s:.1f} s ({report.entries_per_s:.0f} entries/s, "
         f"{report.batches} batches)",
-        f"  entries read           {report.entries_read}",
-        f"  already summarized     {report.entries_skipped}",
-        f"  not pages (robots.txt, images) {report.entries_not_pages}",
-        f"  crawl summaries        {report.crawl_summaries}",
-        f"  pages derived          {report.pages_derived}"
-        + (f" ({report.derive_errors} unreadable)" if report.derive_errors else ""),
-        f"  generations created    {report.generations_created}",
-        f"  generations closed     {report.generations_closed}",
-        f"  self-duplicates        {report.self_duplicates}",
-        f"  exact duplicates       {report.exact_duplicates}",
+        *(f"  {label:<{width}}  {value}" for label, value in figures),
     ]
     sys.stdout.write("\n".join(lines) + "\n")
 
