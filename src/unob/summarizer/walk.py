@@ -114,14 +114,18 @@ def _token_bits(token: str) -> int:
     if bits is None:
         bits = 0
         # One search rules out most words; only vocabulary words pay for four.
-        if P.ANY_WORD.search(token):
-            if P.POSITIVE.search(token):
+        if (
+            token in P.ANY_EXACT
+            or token.startswith(P.ANY_PREFIX)
+            or P.ANY_CONTAINED.search(token) is not None
+        ):
+            if P.POSITIVE.matches(token):
                 bits |= _POS
-            if P.NEGATIVE.search(token):
+            if P.NEGATIVE.matches(token):
                 bits |= _NEG
-            if P.UNLIKELY.search(token):
+            if P.UNLIKELY.matches(token):
                 bits |= _UNLIKELY
-            if P.MAYBE_CONTENT.search(token):
+            if P.MAYBE_CONTENT.matches(token):
                 bits |= _MAYBE
         if token in P.HIDDEN_CLASSES:
             bits |= _HIDDEN
@@ -491,6 +495,8 @@ class _Walker:
         entry = self.stack.pop()
         kind = entry & 31
         self.mask = entry >> 5
+        if kind == _K_INLINE:
+            return  # the commonest end: nothing to close
         if kind in (_K_BLOCK, _K_HEADING):
             w = self.w
             nid = self.node_stack.pop()
