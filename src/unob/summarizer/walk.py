@@ -135,6 +135,18 @@ def _token_bits(token: str) -> int:
     return bits
 
 
+_hidden_cache: dict[str, bool] = {}
+
+
+def _hidden_class(cls: str) -> bool:
+    """Does a class attribute name a screen-reader-only / hidden class?  Cached."""
+    hidden = not P.HIDDEN_CLASSES.isdisjoint(cls.lower().split())
+    if len(_hidden_cache) > 20000:
+        _hidden_cache.clear()
+    _hidden_cache[cls] = hidden
+    return hidden
+
+
 def _class_weight(key: str) -> tuple[float, bool, bool]:
     """(score weight, is junk, is hidden) for a "class id" string; cached.
 
@@ -289,10 +301,36 @@ class _Walker:
             self.skip += 1
             return
         kind = _KIND.get(tag, _K_BLOCK)
-        if kind == _K_INLINE and not attrib and tag not in _TAG_LOCATION:
-            # Fast path for the commonest element: <b>, <em>, <span> without
-            # attributes change nothing but the stacks.
-            self.stack.append(self.mask << 5 | _K_INLINE)
+        if kind == _K_INLINE:
+            # Fast path for the commonest elements (<b>, <em>, <span
+            # class="pre">): only hiding, ARIA roles and q/tt location matter.
+            mask = self.mask
+            new_mask = mask | _TAG_LOCATION.get(tag, 0)
+            if attrib:
+                if "hidden" in attrib or attrib.get("aria-hidden") == "true":
+                    self.skip = 1
+                    return
+                style = attrib.get("style")
+                if (
+                    style
+                    and ("none" in style or "hidden" in style)
+                    and P.HIDDEN_STYLE.search(style)
+                ):
+                    self.skip = 1
+                    return
+                cls = attrib.get("class")
+                if cls:
+                    hidden = _hidden_cache.get(cls)
+                    if hidden is None:
+                        hidden = _hidden_class(cls)
+                    if hidden:
+                        self.skip = 1
+                        return
+                role = attrib.get("role")
+                if role:
+                    new_mask |= P.ROLE_LOCATION.get(role.strip().lower(), 0)
+            self.stack.append(mask << 5 | _K_INLINE)
+            self.mask = new_mask
             self.child_seen[-1] = True
             return
         if kind == _K_SKIP or kind >= _K_META:
