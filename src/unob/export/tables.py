@@ -30,7 +30,7 @@ TABLE_FORMATS = {"parquet": ".parquet", "csv": ".csv", "jsonl": ".jsonl"}
 
 # A Parquet row group is flushed at whichever comes first.
 _FLUSH_ROWS = 2048
-_FLUSH_BYTES = 8 << 20
+_FLUSH_BYTES = 4 << 20
 
 
 class TableWriter(Protocol):
