@@ -335,3 +335,15 @@ def test_a_database_failure_stops_the_crawl_with_one_error(
     with pytest.raises(DatabaseError, match="disk I/O error"):
         crawl(server.url("a.test"))
     assert server.count("a.test") < 20  # it stopped instead of crawling on
+
+
+def test_a_host_that_does_not_answer_is_given_up_at_once(crawl: CrawlFn) -> None:
+    started = time.monotonic()
+    done = crawl("http://dead.test:1/", time_scale=1.0)  # port 1: connection refused
+    assert time.monotonic() - started < 20  # no 5-minute robots.txt retry wait
+    assert done.report.stop_reason == "origins_gave_up"
+    assert done.exit_codes() == {"http://dead.test:1/": [ExitCode.ROBOTS_UNAVAILABLE]}
+    assert done.rows(
+        "SELECT e.exit_code, count(r.request_info_id) FROM crawl_log_entry e "
+        "JOIN request_info r USING (crawl_log_entry_id) WHERE e.crawl_type = 1"
+    ) == [(ExitCode.CONNECTION_FAILED, 2)]  # the robots.txt fetch and its fluke retry

@@ -70,9 +70,9 @@ __all__ = [
 GRACE_S = 5.0
 #: candidates pulled from the database per origin at a time
 PULL_BATCH = 32
-#: robots.txt fetches in a row that may find it unreachable (5xx, no answer) before the
-#: origin is given up for the run: each waits ``robots_retry_s`` (RFC 9309 §2.3.1.4:
-#: meanwhile everything is disallowed), so a dead host costs at most two such waits
+#: robots.txt fetches in a row that may answer 5xx or 429 before the origin is given up
+#: for the run: each waits ``robots_retry_s`` (RFC 9309 §2.3.1.4: meanwhile everything
+#: is disallowed).  No answer at all gives the origin up at once.
 ROBOTS_ATTEMPTS = 3
 
 STOP_FRONTIER_EMPTY = "frontier_empty"
@@ -341,7 +341,10 @@ class Engine:
                     return rules
                 origin.robots_failures += 1
                 exhausted = origin.patience.on_outcome(ExitCode.ROBOTS_UNAVAILABLE)
-                if exhausted or origin.robots_failures >= ROBOTS_ATTEMPTS:
+                # No answer at all (no such host, refused, timed out, even on the fluke
+                # retry): waiting minutes for a host that is not there helps nobody.
+                silent = rules.status is None
+                if silent or exhausted or origin.robots_failures >= ROBOTS_ATTEMPTS:
                     self._give_up(origin, log_next=False)
         return None
 
