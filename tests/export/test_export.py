@@ -222,6 +222,8 @@ def test_errors_are_one_line_unob_errors(site: SiteDbs, tmp_path: Path) -> None:
         export("xml", tmp_path / "o", site.summary)
     with pytest.raises(UsageError, match="max-record-bytes"):
         export("algolia", tmp_path / "o", site.summary, max_record_bytes=10)
+    with pytest.raises(UsageError, match="between 0 and 63"):
+        export("csv", tmp_path / "o", site.summary, image_hash_distance=64)
     with pytest.raises(NotADatabase):
         export("csv", tmp_path / "o", tmp_path / "missing.db")
     with pytest.raises(WrongDatabaseKind):

@@ -88,8 +88,12 @@ def export(
         raise UsageError(f"unknown export format {fmt!r} (choose from {', '.join(FORMATS)})")
     if max_record_bytes < MIN_MAX_RECORD_BYTES:
         raise UsageError(f"--max-record-bytes must be at least {MIN_MAX_RECORD_BYTES}")
-    if min_image_size < 0 or not 0 <= image_hash_distance < 64 or batch_size < 1:
-        raise UsageError("bad image size, hash distance or batch size")
+    if min_image_size < 0:
+        raise UsageError("the minimum image size cannot be negative")
+    if not 0 <= image_hash_distance < 64:
+        raise UsageError("the image hash distance must be between 0 and 63 bits")
+    if batch_size < 1:
+        raise UsageError("the batch size must be at least 1")
     options = ExportOptions(
         raw_html=raw_html,
         images=images,
