@@ -8,6 +8,7 @@ opened read-only, so it can be inspected while a crawl is writing it.
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -190,7 +191,8 @@ def _when(unix: int | None) -> str:
 
 def render_status(status: CrawlStatus, console: Console | None = None) -> None:
     """Print a :class:`CrawlStatus` as tables (plain text when not on a terminal)."""
-    out = console or Console()
+    # piped output is not cut to 80 columns: agent UUIDs and URLs must stay whole
+    out = console or Console(width=None if sys.stdout.isatty() else 200)
     out.print(f"[bold]{status.db_path}[/bold]", highlight=False)
 
     agents = Table(title=f"agents ({status.agents_total} runs, newest first)", title_justify="left")
