@@ -42,16 +42,6 @@ TRANSIENT = frozenset(
 )
 
 
-def origin_of_canonical(url: str) -> str:
-    """``scheme://host[:port]`` of a canonical URL (no userinfo), without parsing it again."""
-    end = url.find("/", url.find("://") + 3)
-    origin = url if end < 0 else url[:end]
-    if "@" in origin:
-        scheme, _, rest = origin.partition("://")
-        origin = f"{scheme}://{rest.rpartition('@')[2]}"
-    return origin
-
-
 @dataclass(frozen=True, slots=True)
 class CandidateUpdate:
     """How one crawl changes its URL's ``crawl_candidate`` row."""

@@ -21,7 +21,7 @@ from multidict import CIMultiDictProxy
 from unob.codes import CrawlType, ExitCode, InformationSource
 from unob.crawler import body as bodylib
 from unob.crawler.fetch import ACCEPT_HTML, ACCEPT_IMAGE, Answer, BodyPlan, clean_text
-from unob.crawler.frontier import Candidate, origin_of_canonical
+from unob.crawler.frontier import Candidate
 from unob.crawler.links import parse_x_robots_tag
 from unob.crawler.outcome import is_image, redirect_target, status_exit_code
 from unob.crawler.page import PageAnalysis, analyse_page
@@ -35,6 +35,7 @@ from unob.crawler.records import (
 )
 from unob.crawler.scope import Scope
 from unob.settings import CrawlSettings
+from unob.urls import origin_of_canonical
 
 __all__ = ["Interpreter", "PlanFn", "body_plan", "request_headers", "request_records"]
 

@@ -23,10 +23,9 @@ other 4xx              40 server_blamed_client
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
 
 from unob.codes import ExitCode
-from unob.urls import split_fragment
+from unob.urls import Resolver
 
 __all__ = [
     "FLUKE_FAILURES",
@@ -74,7 +73,7 @@ def is_image(mime: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class RedirectTarget:
-    """Where a redirect points: the absolute URL (not yet normalized) and its fragment."""
+    """Where a redirect points: the canonical absolute URL and its fragment."""
 
     url: str
     fragment: str | None
@@ -84,25 +83,16 @@ class RedirectTarget:
 def redirect_target(from_url: str, location: str) -> RedirectTarget | None:
     """Resolve a ``Location`` (or meta refresh URL) against the URL that answered.
 
+    ``Location`` is a URI reference resolved as RFC 3986 §5 says (RFC 9110
+    §10.2.2), by the same :class:`~unob.urls.Resolver` as links.
     ``by_security_policy`` is unobtanium's flag for redirects that only
     upgrade the scheme (``http://h/p`` -> ``https://h/p``, e.g. HSTS or a site's
     blanket https redirect).  None when the value cannot be resolved.
     """
-    location = location.strip()
-    if not location:
+    resolved = Resolver(from_url).resolve(location)
+    if resolved is None:
         return None
-    try:
-        absolute = urljoin(from_url, location)
-        src, dst = urlsplit(from_url), urlsplit(absolute)
-        src_host, dst_host = src.hostname, dst.hostname
-    except ValueError:
-        return None
-    url, fragment = split_fragment(absolute)
-    upgrade = (
-        src.scheme == "http"
-        and dst.scheme == "https"
-        and src_host == dst_host
-        and src.path == dst.path
-        and src.query == dst.query
-    )
+    url, fragment = resolved
+    source = Resolver(from_url).base
+    upgrade = source.startswith("http://") and url == "https://" + source[len("http://") :]
     return RedirectTarget(url=url, fragment=fragment or None, by_security_policy=upgrade)

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 from unob.codes import CrawlType, InformationSource
 from unob.crawler import body as bodylib
-from unob.crawler.frontier import origin_of_canonical
 from unob.crawler.links import extract
 from unob.crawler.outcome import redirect_target
 from unob.crawler.records import NewCandidate, RedirectRecord
 from unob.crawler.scope import Scope
+from unob.urls import origin_of_canonical
 
 __all__ = ["PageAnalysis", "analyse_page"]
 

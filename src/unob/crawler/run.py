@@ -18,13 +18,13 @@ from aiohttp.abc import AbstractResolver
 from unob import __version__
 from unob.crawler.engine import STOP_ERROR, STOP_MAX_REQUESTS, Engine
 from unob.crawler.fetch import Fetcher, MappedResolver, parse_resolve_specs
-from unob.crawler.frontier import origin_of_canonical
 from unob.crawler.progress import CrawlStats, ProgressSnapshot, Reporter, make_reporter
 from unob.crawler.records import AgentInfo, Seed
 from unob.crawler.scope import Scope
 from unob.crawler.store import CrawlStore
 from unob.errors import UsageError
 from unob.settings import CrawlSettings
+from unob.urls import origin_of_canonical
 
 __all__ = ["CrawlReport", "render_report", "run_crawl"]
 

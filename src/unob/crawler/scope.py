@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from unob.settings import CrawlSettings
-from unob.urls import canonicalize, origin_of, strip_query_params
+from unob.urls import canonicalize, origin_of, origin_of_canonical, strip_query_params
 
 __all__ = ["Scope", "keep_query_params"]
 
@@ -59,16 +59,6 @@ def _split_origin(origin: str) -> tuple[str, str, int | None]:
         host, _, port_text = netloc.rpartition(":")
         port = int(port_text)
     return scheme, host, port
-
-
-def _origin_of_canonical(url: str) -> str:
-    """``scheme://netloc`` of a canonical URL (no userinfo), without re-parsing it."""
-    end = url.find("/", url.find("://") + 3)
-    origin = url if end < 0 else url[:end]
-    if "@" in origin:
-        scheme, _, rest = origin.partition("://")
-        origin = f"{scheme}://{rest.rpartition('@')[2]}"
-    return origin
 
 
 class Scope:
@@ -139,7 +129,7 @@ class Scope:
         settings = self.settings
         if url in self._seeds:
             return None
-        if not self._origin_in_scope(_origin_of_canonical(url)):
+        if not self._origin_in_scope(origin_of_canonical(url)):
             return "origin not in scope"
         if self.max_depth is not None and depth > self.max_depth:
             return f"deeper than max_depth {self.max_depth}"

@@ -19,8 +19,9 @@ from urllib.parse import urlsplit
 
 from unob.codes import CrawlType, SchedulingReason
 from unob.crawler.cache import BoundedCache
-from unob.crawler.frontier import Candidate, candidate_update, origin_of_canonical
+from unob.crawler.frontier import Candidate, candidate_update
 from unob.crawler.records import AgentInfo, EntryRecord, NewCandidate, Seed
+from unob.urls import origin_of_canonical
 
 __all__ = ["Writer"]
 

@@ -31,7 +31,12 @@ agent = Table(
     Column("agent_id", Integer, primary_key=True),
     Column("agent_uuid", Text, nullable=False, unique=True, comment="random UUID of this run"),
     Column("name", Text, nullable=False, comment="agent name (`--agent-name`, default host name)"),
-    Column("http_user_agent", Text, nullable=True, comment="User-Agent header sent; NULL = none recorded"),
+    Column(
+        "http_user_agent",
+        Text,
+        nullable=True,
+        comment="User-Agent header sent; NULL = none recorded",
+    ),
     Column("time_started_unix_utc", Integer, nullable=False, comment="when the run started"),
     Column(
         "time_finished_unix_utc",
@@ -39,8 +44,15 @@ agent = Table(
         nullable=True,
         comment="when the run ended; NULL = still running, or killed",
     ),
-    Column("settings_json", Text, nullable=True, comment="the run's effective settings (JSON); NULL = not recorded"),
-    Column("unob_version", Text, nullable=True, comment="version of unob that ran; NULL = not recorded"),
+    Column(
+        "settings_json",
+        Text,
+        nullable=True,
+        comment="the run's effective settings (JSON); NULL = not recorded",
+    ),
+    Column(
+        "unob_version", Text, nullable=True, comment="version of unob that ran; NULL = not recorded"
+    ),
     Column(
         "stop_reason",
         Text,
@@ -121,15 +133,27 @@ request_info = Table(
         nullable=True,
         comment="Last-Modified header; NULL = absent or unparseable",
     ),
-    Column("content_type", Text, nullable=True, comment="Content-Type header as sent; NULL = absent or no answer"),
-    Column("content_encoding", Text, nullable=True, comment="Content-Encoding header; NULL = absent or no answer"),
+    Column(
+        "content_type",
+        Text,
+        nullable=True,
+        comment="Content-Type header as sent; NULL = absent or no answer",
+    ),
+    Column(
+        "content_encoding",
+        Text,
+        nullable=True,
+        comment="Content-Encoding header; NULL = absent or no answer",
+    ),
     Column(
         "body_bytes",
         Integer,
         nullable=True,
         comment="bytes of (decoded) body read; NULL = none read",
     ),
-    Column("retry_after_s", Integer, nullable=True, comment="Retry-After in seconds; NULL = not sent"),
+    Column(
+        "retry_after_s", Integer, nullable=True, comment="Retry-After in seconds; NULL = not sent"
+    ),
     Column(
         "x_robots_tag",
         Text,
@@ -213,7 +237,12 @@ file_info = Table(
         nullable=False,
         comment="meta robots / X-Robots-Tag nofollow (links were not followed)",
     ),
-    Column("links_found", Integer, nullable=True, comment="crawlable links found in the body; NULL = not an HTML page"),
+    Column(
+        "links_found",
+        Integer,
+        nullable=True,
+        comment="crawlable links found in the body; NULL = not an HTML page",
+    ),
     comment="A file obtained by a crawl (HTML page or image) and its metadata.",
 )
 
@@ -290,7 +319,12 @@ crawl_candidate = Table(
         nullable=True,
         comment="last attempt; NULL = never attempted",
     ),
-    Column("last_crawl_exit_code", Integer, nullable=True, comment="outcome of the last attempt; NULL = never attempted"),
+    Column(
+        "last_crawl_exit_code",
+        Integer,
+        nullable=True,
+        comment="outcome of the last attempt; NULL = never attempted",
+    ),
     Column(
         "last_crawl_agent_id",
         Integer,
