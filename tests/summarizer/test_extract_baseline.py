@@ -109,7 +109,9 @@ def test_blog_index() -> None:
         (2, "Curlews at Garsdale Head", None),
         (2, "Kestrels hunting the embankment at Ribblehead", None),
     ]
-    assert d.text_pile.text.startswith("Curlews at Garsdale Head\n14 March 2024\nThe first curlews")
+    assert d.text_pile.text.startswith(
+        "Latest posts\nCurlews at Garsdale Head\n14 March 2024\nThe first curlews"
+    )
     assert "Waders" not in d.text_pile.text
     mastodon = next(link for link in d.links if link.text == "Mastodon")
     assert mastodon.rel_me and mastodon.in_footer and mastodon.locality == "out"

@@ -10,7 +10,7 @@ learnt from the web (words, not code, are borrowed).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from unob.summarizer.document import (
     IN_ADDRESS as IN_ADDRESS,
@@ -248,12 +248,18 @@ class Vocabulary:
     exact: frozenset[str]
     prefixes: tuple[str, ...]
     contains: tuple[str, ...]
+    #: ``contains`` as one alternation of literals (built in __post_init__).
+    contained: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        pattern = re.compile("|".join(re.escape(c) for c in self.contains))
+        object.__setattr__(self, "contained", pattern)
 
     def matches(self, word: str) -> bool:
         return (
             word in self.exact
             or word.startswith(self.prefixes)
-            or any(part in word for part in self.contains)
+            or self.contained.search(word) is not None
         )
 
 

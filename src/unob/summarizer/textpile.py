@@ -28,6 +28,8 @@ from unob.summarizer.document import TextPile
 from unob.summarizer.walk import Walked
 
 MIN_BLOCK_CHARS = 25
+#: A node's positive class/id weight counts only with this much text in it.
+MIN_BONUS_CHARS = 400
 #: The best container must score at least this much; below it the page has
 #: no article-like part and everything outside the landmarks counts.
 MIN_BEST_SCORE = 15.0
@@ -82,6 +84,7 @@ def score_nodes(w: Walked, junk: list[int]) -> dict[int, float]:
     scores: dict[int, float] = {}
     b_node = w.b_node
     b_link = w.b_link
+    text_len = w.text_len
     for i, text in enumerate(w.b_text):
         length = len(text)
         if length < MIN_BLOCK_CHARS:
@@ -89,6 +92,8 @@ def score_nodes(w: Walked, junk: list[int]) -> dict[int, float]:
         node = b_node[i]
         if node < 0 or masks[node] & boiler or junk[node] >= 0:
             continue
+        if masks[node] & P.IN_HEADING:
+            continue  # headings name content, they are not content mass
         if b_link[i] * 2 > length:
             continue
         content = 1.0 + _commas(text) + min(length / 100.0, 3.0)
@@ -98,7 +103,10 @@ def score_nodes(w: Walked, junk: list[int]) -> dict[int, float]:
             share = content if level == 0 else content / (2.0 if level == 1 else level * 3.0)
             current = scores.get(anc)
             if current is None:
-                current = base.get(tags[anc], 0.0) + weights[anc]
+                weight = weights[anc]
+                if weight > 0 and text_len[anc] < MIN_BONUS_CHARS:
+                    weight = 0.0  # a promising name on a headline box is not an article
+                current = base.get(tags[anc], 0.0) + weight
             scores[anc] = current + share
             anc = parent[anc]
             level += 1

@@ -76,7 +76,7 @@ class Walked:
     mask: list[int] = field(default_factory=list)
     end: list[int] = field(default_factory=list)
     junk: list[bool] = field(default_factory=list)  # class/id says boilerplate
-    label: list[str] = field(default_factory=list)  # "class id", for debugging and tuning
+    ident: list[str | None] = field(default_factory=list)  # the id attribute
     text_len: list[int] = field(default_factory=list)  # subtree text chars
     link_len: list[int] = field(default_factory=list)  # subtree link-text chars
     # Blocks: parallel lists.
@@ -97,9 +97,9 @@ class Walked:
     inline_code: list[tuple[str, int]] = field(default_factory=list)  # (text, node)
 
 
-_label_cache: dict[str, tuple[float, bool, bool]] = {}
 _token_cache: dict[str, int] = {}
-# Token bits.
+_value_cache: dict[str, int] = {}
+# Word bits.
 _POS = 1
 _NEG = 2
 _UNLIKELY = 4
@@ -127,52 +127,37 @@ def _token_bits(token: str) -> int:
                 bits |= _UNLIKELY
             if P.MAYBE_CONTENT.matches(token):
                 bits |= _MAYBE
-        if token in P.HIDDEN_CLASSES:
-            bits |= _HIDDEN
         if len(_token_cache) > 50000:
             _token_cache.clear()
         _token_cache[token] = bits
     return bits
 
 
-_hidden_cache: dict[str, bool] = {}
-
-
-def _hidden_class(cls: str) -> bool:
-    """Does a class attribute name a screen-reader-only / hidden class?  Cached."""
-    hidden = not P.HIDDEN_CLASSES.isdisjoint(cls.lower().split())
-    if len(_hidden_cache) > 20000:
-        _hidden_cache.clear()
-    _hidden_cache[cls] = hidden
-    return hidden
-
-
-def _class_weight(key: str) -> tuple[float, bool, bool]:
-    """(score weight, is junk, is hidden) for a "class id" string; cached.
+def _value_bits(value: str) -> int:
+    """Vocabulary bits of a class or id attribute value; cached.
 
     The vocabularies of :mod:`~unob.summarizer.patterns` are matched per
-    word (split at whitespace and ``-_:./``; ids like "post-12345" are
-    unique per page but their words are not), then combined: junk is an
-    UNLIKELY word without a MAYBE_CONTENT word.
+    word (split at whitespace and ``-_:./``: ids like "post-12345" are
+    unique per page but their words are not).  _HIDDEN marks a whole class
+    name of HIDDEN_CLASSES.
     """
-    hit = _label_cache.get(key)
-    if hit is not None:
-        return hit
-    low = key.lower()
-    bits = 0
-    for token in low.split():
-        bits |= _token_bits(token)
-    hidden = bool(bits & _HIDDEN)
-    words = low.translate(_SEPARATORS).split()
-    for token in words:
-        bits |= _token_bits(token)
-    weight = (25.0 if bits & _POS else 0.0) - (25.0 if bits & _NEG else 0.0)
-    junk = bool(bits & _UNLIKELY) and not bits & _MAYBE
-    result = (weight, junk, hidden)
-    if len(_label_cache) > 20000:
-        _label_cache.clear()
-    _label_cache[key] = result
-    return result
+    bits = _value_cache.get(value)
+    if bits is None:
+        low = value.lower()
+        bits = _HIDDEN if not P.HIDDEN_CLASSES.isdisjoint(low.split()) else 0
+        for token in low.translate(_SEPARATORS).split():
+            bits |= _token_bits(token)
+        if len(_value_cache) > 50000:
+            _value_cache.clear()
+        _value_cache[value] = bits
+    return bits
+
+
+# Score weight and junk verdict by the vocabulary bits of class and id
+# together: +25 for a POSITIVE word, -25 for a NEGATIVE one; junk is an
+# UNLIKELY word without a MAYBE_CONTENT word.
+_WEIGHT = tuple((25.0 if b & _POS else 0.0) - (25.0 if b & _NEG else 0.0) for b in range(16))
+_JUNK = tuple(bool(b & _UNLIKELY) and not b & _MAYBE for b in range(16))
 
 
 def _emit(w: Walked, node: int, raw: str, link_chars: int) -> None:
@@ -320,10 +305,10 @@ class _Walker:
                     return
                 cls = attrib.get("class")
                 if cls:
-                    hidden = _hidden_cache.get(cls)
-                    if hidden is None:
-                        hidden = _hidden_class(cls)
-                    if hidden:
+                    bits = _value_cache.get(cls)
+                    if bits is None:
+                        bits = _value_bits(cls)
+                    if bits & _HIDDEN:
                         self.skip = 1
                         return
                 role = attrib.get("role")
@@ -337,10 +322,9 @@ class _Walker:
             self._start_special(kind, tag, attrib)
             return
         w = self.w
-        cls = ident = role = None
+        ident = role = None
         weight = 0.0
         junk = False
-        label = ""
         if attrib:
             if "hidden" in attrib or attrib.get("aria-hidden") == "true":
                 # HTML's hidden attribute and ARIA hiding: not shown, not content.
@@ -355,13 +339,20 @@ class _Walker:
             ident = attrib.get("id")
             role = attrib.get("role")
             if cls or ident:
-                label = f"{cls or ''} {ident or ''}"
-                weight, junk, class_hidden = _class_weight(label)
-                if class_hidden:
-                    self.skip = 1
-                    return
-                if junk and tag in _NEVER_JUNK:
-                    junk = False
+                bits = 0
+                if cls:
+                    bits = _value_cache.get(cls)
+                    if bits is None:
+                        bits = _value_bits(cls)
+                    if bits & _HIDDEN:
+                        self.skip = 1
+                        return
+                if ident:
+                    id_bits = _value_cache.get(ident)
+                    bits |= _value_bits(ident) if id_bits is None else id_bits
+                bits &= 15
+                weight = _WEIGHT[bits]
+                junk = _JUNK[bits] and tag not in _NEVER_JUNK
         saved_mask = mask = self.mask
         loc = _TAG_LOCATION.get(tag)
         if loc:
@@ -391,7 +382,7 @@ class _Walker:
             w.mask.append(mask)
             w.end.append(nid)
             w.junk.append(junk)
-            w.label.append(label)
+            w.ident.append(ident)
             w.text_len.append(0)
             w.link_len.append(0)
             if kind == _K_HEADING and self.open_heading is None:
@@ -400,7 +391,7 @@ class _Walker:
                     # Sphinx and others put the id on the section a heading opens.
                     par = self.cur_node
                     if par >= 0 and w.tag[par] in _SECTIONING:
-                        anchor = w.label[par].rpartition(" ")[2] or None
+                        anchor = w.ident[par]
                 new_heading = RawHeading(P.HEADING_LEVEL[tag], nid, anchor, [])
                 self.open_heading = new_heading
                 w.headings.append(new_heading)
