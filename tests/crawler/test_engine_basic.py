@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from conftest import CrawlFn
+from crawling import CrawlFn
 from sites import FixtureServer, links, page, raw, slow
 
 from unob.codes import ExitCode, SchedulingReason

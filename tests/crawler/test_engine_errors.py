@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 from aiohttp import web
-from conftest import CrawlFn
+from crawling import CrawlFn
 from sites import (
     FixtureServer,
     Handler,

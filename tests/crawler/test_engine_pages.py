@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zlib
 
-from conftest import CrawlFn
+from crawling import CrawlFn
 from sites import FixtureServer, html, links, page, raw
 
 from unob.codes import CrawlType, ExitCode, InformationSource

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aiohttp import web
-from conftest import CrawlFn
+from crawling import CrawlFn
 from sites import FixtureServer, Handler, html
 
 from unob.codes import ExitCode, SchedulingReason

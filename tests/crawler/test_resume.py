@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp import web
-from conftest import TEST_UA, CrawlFn
+from crawling import TEST_UA, CrawlFn
 from sites import FixtureServer, Handler, html, page, slow
 from sites import links as page_linking
 

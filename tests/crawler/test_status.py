@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import CrawlFn
+from crawling import CrawlFn
 from rich.console import Console
 from sites import FixtureServer, links, page, status
 
@@ -75,7 +75,7 @@ def test_docs_exit_code_table_is_generated_from_the_codes() -> None:
 def test_progress_goes_to_a_callback_or_to_plain_lines(
     server: FixtureServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from conftest import FAST
+    from crawling import FAST
 
     from unob.crawler import ProgressSnapshot, run_crawl
     from unob.crawler.fetch import MappedResolver
