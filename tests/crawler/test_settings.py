@@ -218,7 +218,7 @@ def test_a_full_dump_loads_back(tmp_path: Path) -> None:
 def test_docs_configuration_has_the_current_table() -> None:
     table = settings_markdown()
     assert table in DOCS.read_text(encoding="utf-8"), (
-        "docs/configuration.md is out of date: paste unob.settings.settings_markdown() into it"
+        "docs/configuration.md is out of date: run python -m unob.docgen"
     )
     for field in dataclasses.fields(CrawlSettings):
         if not field.metadata.get("hidden"):

@@ -67,7 +67,7 @@ def test_status_refuses_a_file_that_is_not_a_crawl_database(tmp_path: Path) -> N
 
 def test_docs_exit_code_table_is_generated_from_the_codes() -> None:
     text = (DOCS / "exit-codes.md").read_text()
-    assert exit_code_markdown() in text, "regenerate with unob.crawler.status.exit_code_markdown()"
+    assert exit_code_markdown() in text, "docs/exit-codes.md is stale: python -m unob.docgen"
     for code in ExitCode:
         assert f"`{code.name.lower()}`" in text
 
