@@ -42,6 +42,9 @@ class Measured:
     wall_s: float
     peak_rss: int
     cpu_s: float
+    # Epoch seconds when the process was reaped: the servers log epoch times,
+    # so a crawl can be timed from its first request to its exit.
+    ended_at: float
     # CPU seconds per thread of the crawler process (the last value seen while
     # it ran), keyed by thread id; the main thread's id is the pid.
     thread_cpu: dict[int, float] = field(default_factory=dict)
@@ -149,6 +152,7 @@ def run_measured(
                 popen.returncode = -signal.SIGKILL
             raise
         wall = time.perf_counter() - start
+        ended_at = time.time()
     # ru_maxrss is in KiB on Linux.
     peak = max(rusage.ru_maxrss * 1024, max((s.rss for s in samples), default=0))
     if progress is not None:
@@ -164,6 +168,7 @@ def run_measured(
         # work, CPU per page moves far less than pages per wall-clock second.
         cpu_s=rusage.ru_utime + rusage.ru_stime,
         thread_cpu=thread_cpu,
+        ended_at=ended_at,
         samples=samples,
         stdout_path=stdout_path,
         stderr_path=stderr_path,
