@@ -33,6 +33,7 @@ outcome (failures, 5xx, 429, robots disallow, too large...) is FAILURE.
 from __future__ import annotations
 
 import json
+import time
 import zlib
 from dataclasses import dataclass
 from operator import attrgetter
@@ -56,6 +57,7 @@ __all__ = [
     "is_html_like",
     "observe",
     "observe_many",
+    "observe_timed",
 ]
 
 _GONE = (int(ExitCode.FILE_NOT_FOUND), int(ExitCode.FILE_GONE))
@@ -279,3 +281,10 @@ def observe_many(entries: list[CrawlEntry]) -> list[Observed]:
         if result.entry.file is not None:
             result.entry.file.data = None
     return results
+
+
+def observe_timed(entries: list[CrawlEntry]) -> tuple[list[Observed], float]:
+    """:func:`observe_many` and the CPU seconds it took (for the run's report)."""
+    started = time.process_time()
+    results = observe_many(entries)
+    return results, time.process_time() - started

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from importlib.machinery import ModuleSpec
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ from unob.summarizer.observe import (
     IMAGE_COLUMNS,
     LINK_COLUMNS,
     Observed,
-    observe_many,
+    observe_timed,
 )
 from unob.summarizer.summarystore import SummaryStore
 from unob.urls import canonicalize
@@ -148,6 +149,10 @@ class SummarizeReport:
     exact_duplicates: int = 0
     batches: int = 0
     elapsed_s: float = 0.0
+    #: CPU seconds spent deriving page content (in workers or in-process).
+    derive_cpu_s: float = 0.0
+    #: CPU seconds of the summarizing process itself, derivation done there excluded.
+    write_cpu_s: float = 0.0
 
     @property
     def entries_per_s(self) -> float:
@@ -174,6 +179,8 @@ def render_report(report: SummarizeReport) -> None:
         f"in {report.elapsed_s:.1f} s ({report.entries_per_s:.0f} entries/s, "
         f"{report.batches} batches)",
         *(f"  {label:<{width}}  {value}" for label, value in figures),
+        f"  {'CPU seconds':<{width}}  {report.derive_cpu_s:.1f} deriving pages, "
+        f"{report.write_cpu_s:.1f} reading and writing databases",
     ]
     sys.stdout.write("\n".join(lines) + "\n")
 
@@ -223,14 +230,20 @@ class _Progress:
 class _Derivation:
     """The observations of one batch's page entries, being derived."""
 
-    def __init__(self, entries: list[CrawlEntry], futures: list[Future[list[Observed]]]) -> None:
+    def __init__(
+        self,
+        entries: list[CrawlEntry],
+        futures: list[Future[tuple[list[Observed], float]]] | None,
+    ) -> None:
         self.entries = entries
         self._futures = futures
 
-    def result(self) -> list[Observed]:
-        if not self._futures:  # in-process: derive now, in the caller
-            return observe_many([e for e in self.entries if e.is_page_crawl])
-        return [o for future in self._futures for o in future.result()]
+    def result(self) -> tuple[list[Observed], float]:
+        """The observations and the CPU seconds their derivation took."""
+        if self._futures is None:  # in-process: derive now, in the caller
+            return observe_timed([e for e in self.entries if e.is_page_crawl])
+        parts = [future.result() for future in self._futures]
+        return [o for observed, _ in parts for o in observed], sum(cpu for _, cpu in parts)
 
 
 class _Deriver:
@@ -248,8 +261,10 @@ class _Deriver:
 
     def __init__(self, workers: int) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self.in_process = workers <= 0
         if workers > 0:
-            # spawn: workers start clean, without the writer's SQLite handles.
+            # spawn: workers are fresh interpreters, without the writer's
+            # SQLite connections (a fork would share them).
             self._pool = ProcessPoolExecutor(
                 workers,
                 mp_context=get_context("spawn"),
@@ -257,13 +272,28 @@ class _Deriver:
                 initargs=(os.getpid(),),
             )
 
+    def _submit(self, pages: list[CrawlEntry]) -> Future[tuple[list[Observed], float]]:
+        assert self._pool is not None
+        # Workers are started on demand by submit(): while they are, the
+        # caller's __main__ is hidden from multiprocessing, which would
+        # otherwise re-run the caller's script in every worker (a script
+        # without a __main__ guard would summarize again in each).  Only
+        # importable functions are sent to the workers, so they need no
+        # __main__.
+        main = sys.modules["__main__"]
+        saved = getattr(main, "__spec__", None)
+        main.__spec__ = ModuleSpec("__main__", None)
+        try:
+            return self._pool.submit(observe_timed, pages)
+        finally:
+            main.__spec__ = saved
+
     def submit(self, entries: list[CrawlEntry]) -> _Derivation:
         if self._pool is None:
-            return _Derivation(entries, [])
+            return _Derivation(entries, None)
         pages = [e for e in entries if e.is_page_crawl]
         futures = [
-            self._pool.submit(observe_many, pages[i : i + self.CHUNK])
-            for i in range(0, len(pages), self.CHUNK)
+            self._submit(pages[i : i + self.CHUNK]) for i in range(0, len(pages), self.CHUNK)
         ]
         return _Derivation(entries, futures)
 
@@ -273,10 +303,14 @@ class _Deriver:
 
 
 def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: exit when the summarizer dies (kill -9 included).
+    """Worker initializer: exit when the process that started it dies (kill -9 too).
 
     A pool worker holds both ends of its task pipe, so it never sees EOF when
-    the parent vanishes; without this it would wait for work forever.
+    the summarizer vanishes; without this it would wait for work forever.
+    (A dead parent's children are re-parented at once, even while the parent
+    itself is an unreaped zombie.)  ``parent`` is the summarizer's pid, passed
+    in: a worker still starting up when the summarizer died has already been
+    re-parented, so its own first getppid() would not tell.
     """
 
     def watch() -> None:
@@ -288,7 +322,7 @@ def _exit_with_parent(parent: int) -> None:
 
 
 # Below this many pending entries, derivation runs in-process: starting the
-# workers (a fresh interpreter importing lxml each) costs about a second.
+# workers (fresh interpreters importing lxml) costs about a second.
 _POOL_MIN_ENTRIES = 200
 
 
@@ -319,7 +353,7 @@ def summarize(
     """
     if batch_size < 1:
         raise UsageError("--batch-size must be at least 1")
-    started = time.monotonic()
+    started, started_cpu = time.monotonic(), time.process_time()
     report = SummarizeReport(crawl_dbs=[str(p) for p in crawl_dbs], summary_db=str(summary_db))
     with ExitStack() as stack:
         readers: list[CrawlReader] = []
@@ -352,6 +386,8 @@ def summarize(
                 bar.advance(len(entries))
                 current = upcoming
     report.elapsed_s = time.monotonic() - started
+    in_process = report.derive_cpu_s if deriver.in_process else 0.0
+    report.write_cpu_s = time.process_time() - started_cpu - in_process
     return report
 
 
@@ -364,7 +400,8 @@ def _integrate_batch(
 ) -> None:
     """One batch, one transaction: everything it derives plus the new high-water mark."""
     entries = derivation.entries
-    observed = derivation.result()
+    observed, derive_cpu = derivation.result()
+    report.derive_cpu_s += derive_cpu
     try:
         store.begin()
         store.check_mark(source_id, mark)
