@@ -203,6 +203,7 @@ _K_LINK = 12
 _K_TITLE = 13
 _K_SCRIPT = 14
 _K_BASE = 15
+_K_INLINE_LOC = 16  # inline, but sets a location bit (q, tt)
 
 _KIND: dict[str, int] = {tag: _K_INLINE for tag in P.INLINE_TAGS}
 _KIND.update({tag: _K_SKIP for tag in P.SKIP_TAGS})
@@ -226,6 +227,13 @@ _KIND.update(
         "base": _K_BASE,
     }
 )
+_KIND.update(
+    {
+        tag: _K_INLINE_LOC
+        for tag in P.INLINE_TAGS
+        if _KIND[tag] == _K_INLINE and tag in P.TAG_LOCATION
+    }
+)
 
 
 _TAG_LOCATION = P.TAG_LOCATION
@@ -238,7 +246,6 @@ class _Walker:
         "buf",
         "buf_link",
         "captures",
-        "child_seen",
         "cur_node",
         "in_head",
         "in_link",
@@ -262,9 +269,6 @@ class _Walker:
         # Per open element: (the mask to restore at its end) << 5 | its kind.
         self.stack: list[int] = []
         self.node_stack: list[int] = [-1]
-        # Per open block node: has an element child started yet?  (For the
-        # "heading opens its section" anchor rule.)
-        self.child_seen: list[bool] = [False]
         self.cur_node = -1
         self.mask = 0
         self.buf: list[str] = []
@@ -289,8 +293,7 @@ class _Walker:
         if kind == _K_INLINE:
             # Fast path for the commonest elements (<b>, <em>, <span
             # class="pre">): only hiding, ARIA roles and q/tt location matter.
-            mask = self.mask
-            new_mask = mask | _TAG_LOCATION.get(tag, 0)
+            mask = new_mask = self.mask
             if attrib:
                 if "hidden" in attrib or attrib.get("aria-hidden") == "true":
                     self.skip = 1
@@ -316,7 +319,6 @@ class _Walker:
                     new_mask |= P.ROLE_LOCATION.get(role.strip().lower(), 0)
             self.stack.append(mask << 5 | _K_INLINE)
             self.mask = new_mask
-            self.child_seen[-1] = True
             return
         if kind == _K_SKIP or kind >= _K_META:
             self._start_special(kind, tag, attrib)
@@ -362,9 +364,6 @@ class _Walker:
             if loc:
                 mask |= loc
         self.mask = mask
-        child_seen = self.child_seen
-        first_child = not child_seen[-1]
-        child_seen[-1] = True
 
         if kind in (_K_BLOCK, _K_HEADING):
             buf = self.buf
@@ -387,11 +386,16 @@ class _Walker:
             w.link_len.append(0)
             if kind == _K_HEADING and self.open_heading is None:
                 anchor = ident
-                if not anchor and first_child:
-                    # Sphinx and others put the id on the section a heading opens.
-                    par = self.cur_node
-                    if par >= 0 and w.tag[par] in _SECTIONING:
-                        anchor = w.ident[par]
+                par = self.cur_node
+                if (
+                    not anchor
+                    and par == nid - 1
+                    and w.tag[par] in _SECTIONING
+                    and not (w.b_node and w.b_node[-1] == par)
+                ):
+                    # The heading opens its section (no block or text before
+                    # it there): Sphinx and others put the id on the section.
+                    anchor = w.ident[par]
                 new_heading = RawHeading(P.HEADING_LEVEL[tag], nid, anchor, [])
                 self.open_heading = new_heading
                 w.headings.append(new_heading)
@@ -401,7 +405,6 @@ class _Walker:
             else:
                 kind = _K_BLOCK
             self.node_stack.append(nid)
-            child_seen.append(False)
             self.cur_node = nid
             if nid < 3 and w.lang is None and (tag == "html" or tag == "body") and attrib:
                 lang = attrib.get("lang") or attrib.get("xml:lang")
@@ -529,7 +532,6 @@ class _Walker:
         if kind in (_K_BLOCK, _K_HEADING):
             w = self.w
             nid = self.node_stack.pop()
-            self.child_seen.pop()
             buf = self.buf
             if buf:
                 raw = "".join(buf)
