@@ -111,3 +111,20 @@ def test_worker_processes_give_the_same_summary_db(tmp_path: Path) -> None:
     report = summarize([crawl_db], pooled, batch_size=BATCH, workers=2)
     assert report.generations_created > 0
     assert dump(pooled) == dump(in_process)
+
+
+def test_workers_do_not_rerun_an_unguarded_script(tmp_path: Path) -> None:
+    crawl_db = tmp_path / "crawl.db"
+    build_crawl(crawl_db)
+    script = tmp_path / "unguarded.py"
+    runs = tmp_path / "runs.txt"
+    script.write_text(
+        "from pathlib import Path\n"
+        "from unob.summarizer import summarize\n"
+        f"with open({str(runs)!r}, 'a') as f:\n"
+        "    f.write('run\\n')\n"
+        f"summarize([Path({str(crawl_db)!r})], Path({str(tmp_path / 's.db')!r}), workers=2)\n"
+    )
+    subprocess.run([sys.executable, str(script)], check=True, capture_output=True, timeout=120)
+    assert runs.read_text() == "run\n"
+    assert count(tmp_path / "s.db", "SELECT count(*) FROM crawl_summary") > 0
