@@ -10,8 +10,6 @@ pile (:mod:`.textpile`), metadata (:mod:`.meta`), links resolved
 
 from __future__ import annotations
 
-from lxml import etree
-
 from unob.summarizer import patterns as P
 from unob.summarizer.charset import to_utf8
 from unob.summarizer.document import (
@@ -39,9 +37,10 @@ def derive_html(body: bytes, url: str, charset: str | None = None) -> Derived:
     """
     try:
         return _derive(body, url, charset)
-    except RecursionError:
-        return _empty(url)
-    except (ValueError, TypeError, etree.LxmlError, UnicodeError, MemoryError):
+    except Exception:
+        # lxml errors, MemoryError on absurd input, and any bug in a heuristic:
+        # one page must cost its content, not a summarize batch of thousands.
+        # The property tests call _derive directly, so bugs still fail tests.
         return _empty(url)
 
 

@@ -612,9 +612,9 @@ def _read_img(attrib: dict[str, str], node: int, w: Walked) -> None:
         # Lazy loading: a placeholder (or nothing) in src, the image elsewhere.
         src = get("data-src") or get("data-lazy-src") or get("data-original")
         if not src:
-            srcset = (get("srcset") or get("data-srcset") or "").strip()
-            if srcset:
-                src = srcset.split(",")[0].split()[0]
+            candidate = (get("srcset") or get("data-srcset") or "").split(",")[0].split()
+            if candidate:
+                src = candidate[0]
     if src and not src.startswith("data:"):
         w.images.append(RawImage(src, get("alt"), get("width"), get("height"), node))
 
