@@ -88,7 +88,6 @@ SKIP_TAGS = frozenset(
         "textarea",
         "button",
         "input",
-        "head",
         "title",
         "meta",
         "link",

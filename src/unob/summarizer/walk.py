@@ -197,7 +197,7 @@ _K_CODE = 6
 _K_BREAK = 7
 _K_TIME = 8
 _K_AREA = 9
-_K_HEAD = 10
+_K_HEAD = 10  # unused: <head> is a block (kept so the numbers below stay)
 _K_META = 11
 _K_LINK = 12
 _K_TITLE = 13
@@ -219,7 +219,8 @@ _KIND.update(
         "br": _K_BREAK,
         "hr": _K_BREAK,
         "time": _K_TIME,
-        "head": _K_HEAD,
+        # <head> is an ordinary block: its children are meta/title/... (read
+        # as specials) and whitespace, which makes no block of text.
         "meta": _K_META,
         "link": _K_LINK,
         "title": _K_TITLE,
@@ -247,7 +248,6 @@ class _Walker:
         "buf_link",
         "captures",
         "cur_node",
-        "in_head",
         "in_link",
         "mask",
         "node_stack",
@@ -274,7 +274,6 @@ class _Walker:
         self.buf: list[str] = []
         self.buf_link = 0
         self.in_link = 0
-        self.in_head = 0
         self.captures: list[list[str]] = []
         self.open_links: list[RawLink] = []
         self.open_heading: RawHeading | None = None
@@ -466,8 +465,6 @@ class _Walker:
             dt = attrib.get("datetime") if attrib else None
             if dt:
                 w.time_datetimes.append((dt, mask))
-        elif kind == _K_HEAD:
-            self.in_head += 1
         self.stack.append(saved_mask << 5 | kind)
 
     def _start_special(self, kind: int, tag: str, attrib: dict[str, str]) -> None:
@@ -504,8 +501,6 @@ class _Walker:
             special = self.special
             if special is not None and self.skip == 1:
                 special.append(text)
-            return
-        if self.in_head:
             return
         self.buf.append(text)
         if self.in_link:
@@ -556,8 +551,6 @@ class _Walker:
             code_text = " ".join("".join(self.captures.pop()).split())
             if code_text:
                 self.w.inline_code.append((code_text, self.cur_node))
-        elif kind == _K_HEAD:
-            self.in_head -= 1
 
     def close(self) -> Walked:
         buf = self.buf
