@@ -197,7 +197,6 @@ _K_CODE = 6
 _K_BREAK = 7
 _K_TIME = 8
 _K_AREA = 9
-_K_HEAD = 10  # unused: <head> is a block (kept so the numbers below stay)
 _K_META = 11
 _K_LINK = 12
 _K_TITLE = 13
@@ -205,6 +204,8 @@ _K_SCRIPT = 14
 _K_BASE = 15
 _K_INLINE_LOC = 16  # inline, but sets a location bit (q, tt)
 
+# <head> is an ordinary block: its children are meta/title/... (read as
+# specials) and whitespace, which makes no block of text.
 _KIND: dict[str, int] = {tag: _K_INLINE for tag in P.INLINE_TAGS}
 _KIND.update({tag: _K_SKIP for tag in P.SKIP_TAGS})
 _KIND.update({tag: _K_HEADING for tag in P.HEADING_LEVEL})
@@ -219,8 +220,6 @@ _KIND.update(
         "br": _K_BREAK,
         "hr": _K_BREAK,
         "time": _K_TIME,
-        # <head> is an ordinary block: its children are meta/title/... (read
-        # as specials) and whitespace, which makes no block of text.
         "meta": _K_META,
         "link": _K_LINK,
         "title": _K_TITLE,
