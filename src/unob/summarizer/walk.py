@@ -293,17 +293,6 @@ class _Walker:
             # class="pre">): only hiding, ARIA roles and q/tt location matter.
             mask = new_mask = self.mask
             if attrib:
-                if "hidden" in attrib or attrib.get("aria-hidden") == "true":
-                    self.skip = 1
-                    return
-                style = attrib.get("style")
-                if (
-                    style
-                    and ("none" in style or "hidden" in style)
-                    and P.HIDDEN_STYLE.search(style)
-                ):
-                    self.skip = 1
-                    return
                 cls = attrib.get("class")
                 if cls:
                     bits = _value_cache.get(cls)
@@ -312,9 +301,23 @@ class _Walker:
                     if bits & _HIDDEN:
                         self.skip = 1
                         return
-                role = attrib.get("role")
-                if role:
-                    new_mask |= P.ROLE_LOCATION.get(role.strip().lower(), 0)
+                # Most inline elements carry a class and nothing else
+                # (syntax highlighting): then the other checks are moot.
+                if cls is None or len(attrib) > 1:
+                    if "hidden" in attrib or attrib.get("aria-hidden") == "true":
+                        self.skip = 1
+                        return
+                    style = attrib.get("style")
+                    if (
+                        style
+                        and ("none" in style or "hidden" in style)
+                        and P.HIDDEN_STYLE.search(style)
+                    ):
+                        self.skip = 1
+                        return
+                    role = attrib.get("role")
+                    if role:
+                        new_mask |= P.ROLE_LOCATION.get(role.strip().lower(), 0)
             self.stack.append(mask << 5 | _K_INLINE)
             self.mask = new_mask
             return
