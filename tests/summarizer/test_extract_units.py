@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from unob.summarizer.charset import sniff_encoding, to_utf8
 from unob.summarizer.extract import derive_html
-from unob.summarizer.linkresolve import Base, _canonical
+from unob.summarizer.linkresolve import Base
 from unob.summarizer.meta import normalize_language, parse_date
+from unob.urls import _canonical_absolute as _canonical
 from unob.urls import canonicalize
 
 URL = "https://example.com/docs/guide/page.html?x=1"
