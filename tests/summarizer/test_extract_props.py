@@ -110,7 +110,22 @@ def _check(derived: Derived) -> None:
 @given(
     body=st.binary(max_size=2000),
     url=st.text(max_size=40),
-    charset=st.none() | st.text(max_size=12),
+    charset=st.none()
+    | st.text(max_size=12)
+    | st.sampled_from(
+        [
+            "undefined",
+            "rot13",
+            "base64",
+            "utf-16",
+            "utf-32",
+            "idna",
+            "punycode",
+            "utf-7",
+            "cp037",
+            "x-user-defined",
+        ]
+    ),
 )
 def test_any_bytes_any_url_never_raise(body: bytes, url: str, charset: str | None) -> None:
     # _derive, not derive_html: derive_html's last-resort guard would hide bugs.

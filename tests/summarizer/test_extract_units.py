@@ -31,6 +31,9 @@ def test_charset_order_bom_header_meta_utf8() -> None:
     assert sniff_encoding(codecs.BOM_UTF8 + latin, "latin-1") == "utf-8"  # the BOM wins
     assert sniff_encoding("<p>Grüße</p>".encode()) == "utf-8"
     assert sniff_encoding(b"<p>x</p>", "no-such-charset") == "utf-8"
+    # Python codecs that are no charset: refused, as unknown labels are.
+    for bogus in ("undefined", "rot13", "base64", "hex", "idna"):
+        assert sniff_encoding(b"<p>x</p>", bogus) == "utf-8"
     assert to_utf8(latin).decode() == "<meta charset='iso-8859-1'><p>Grüße</p>"
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from functools import lru_cache
 
 # The HTML standard's prescan looks at the first 1024 bytes; real pages put
 # long <head> scripts first, so look a bit further (the cost is one regex).
@@ -53,6 +54,7 @@ _ALIASES = {
 }
 
 
+@lru_cache(maxsize=256)
 def _normalize_label(label: str | None) -> str | None:
     """A Python codec name for an encoding label, or None when unknown."""
     if not label:
@@ -61,10 +63,13 @@ def _normalize_label(label: str | None) -> str | None:
     name = _ALIASES.get(name, name)
     try:
         info = codecs.lookup(name)
-    except (LookupError, ValueError):
-        return None
-    # Codecs such as "rot13" or "base64" are not text encodings of bytes.
-    if not getattr(info, "_is_text_encoding", True):
+        # Codecs such as "rot13" or "base64" are not text encodings of bytes,
+        # "undefined" refuses everything and "idna" refuses errors="replace":
+        # a probe decode rules them out.
+        if not getattr(info, "_is_text_encoding", True):
+            return None
+        b"<html>".decode(info.name, "replace")
+    except (LookupError, ValueError, UnicodeError, TypeError):
         return None
     return info.name
 
@@ -115,7 +120,12 @@ def to_utf8(body: bytes, declared: str | None = None) -> bytes:
             pass
         else:
             return body
-    text = body.decode(encoding, "replace")
+    try:
+        text = body.decode(encoding, "replace")
+    except (UnicodeError, LookupError, TypeError):
+        # A codec that passed the probe but chokes on this body (odd
+        # stateful codecs): windows-1252 decodes every byte.
+        text = body.decode("cp1252", "replace")
     if text.startswith("\ufeff"):
         text = text[1:]
     # Lone surrogates cannot come out of decode(); "replace" guards odd codecs.
