@@ -327,11 +327,15 @@ _POOL_MIN_ENTRIES = 200
 
 
 def _auto_workers(pending: int) -> int:
-    """Worker processes for derivation: one per usable CPU (at most 4), big runs only."""
+    """Worker processes for derivation: one per usable CPU but the writer's, 1 to 4.
+
+    The writer (this process) keeps a core busy on its own for small pages;
+    more workers than cores would only add memory.
+    """
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if (cpus or 1) < 2 or pending < _POOL_MIN_ENTRIES:
         return 0
-    return min(cpus or 1, 4)
+    return min((cpus or 1) - 1, 4)
 
 
 def summarize(

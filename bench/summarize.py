@@ -1,0 +1,531 @@
+#!/usr/bin/env python3
+"""Summarize speed: ``unob summarize`` against lxml parsing alone and trafilatura.
+
+Two crawl databases are summarized, each by ``unob summarize`` in its own
+process (peak RSS and RSS over time sampled from outside):
+
+* **python3-doc**: Debian's Python documentation (about 530 pages, 50 MB of
+  HTML), crawled by ``unob crawl`` from nginx on 127.0.0.1 (``--doc-source
+  crawl``, the default), or written straight from the files on disk into a
+  crawl DB (``--doc-source files``: same pages and URLs, no crawler needed);
+* **synthetic**: ``--pages`` pages (default 50,000) of the 50-host synthetic
+  site of ``_synthetic.py`` (5-20 KB each, 10-20 links), plus 1% redirects and
+  1% 404s, written directly into a crawl DB the way the crawler writes it.
+
+On the same page bodies, in this process, single-threaded:
+
+* **parse only**: ``lxml.etree.fromstring(body, HTMLParser())``, the floor no
+  summarizer can beat (every derivation starts with a parse);
+* **derive only**: ``derive_html`` (no database);
+* **trafilatura**: ``trafilatura.extract`` (on a sample: ``--traf-sample``).
+
+Targets (issue #3): summarize at >= 40% of the parse-only rate, >= 10x
+trafilatura, peak RSS < 300 MB at 50,000 pages and flat over the run.
+
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python bench/summarize.py                       # about 10 min
+    .venv/bin/python bench/summarize.py --pages 5000 --doc-source files   # quick
+
+Work files go to bench/.work/summarize/ (crawl DBs are kept and reused).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from _measure import MB, Measured, Sample, require_success, run_measured
+from _sites import WORK_DIR, BenchError, NginxSite, ensure_python3_doc_site
+from _synthetic import SiteShape, page_links, page_path, render_page
+
+REPO = Path(__file__).resolve().parents[1]
+WORK = WORK_DIR / "summarize"
+PYTHON = sys.executable
+QUARTERS = (0.25, 0.5, 0.75, 1.0)
+TARGET_PARSE_SHARE = 0.40
+TARGET_TRAF_FACTOR = 10.0
+TARGET_RSS_MB = 300.0
+
+
+def log(message: str) -> None:
+    print(message, flush=True)
+
+
+# ---------------------------------------------------------------- crawl DBs
+
+
+class CrawlDbWriter:
+    """Writes whole crawl entries with executemany, the rows ``unob crawl`` writes."""
+
+    def __init__(self, path: Path) -> None:
+        from unob.db import open_database
+
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        open_database(path, "crawl").dispose()
+        self.conn = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("PRAGMA synchronous=OFF")
+        self.conn.execute("BEGIN")
+        self.conn.execute(
+            "INSERT INTO agent (agent_id, agent_uuid, name, http_user_agent, "
+            "time_started_unix_utc) VALUES (1, ?, 'bench', 'unob-bench', 0)",
+            (str(uuid.uuid4()),),
+        )
+        self.origins: dict[str, int] = {}
+        self.urls: dict[str, int] = {}
+        self.entry_id = 0
+        self.content_ids: dict[str, int] = {}
+        self.rows: dict[str, list[tuple[object, ...]]] = {
+            "entry": [],
+            "request": [],
+            "content": [],
+            "file": [],
+            "redirect": [],
+        }
+
+    def url_id(self, url: str) -> int:
+        if url in self.urls:
+            return self.urls[url]
+        scheme, _, rest = url.partition("://")
+        netloc = rest.split("/", 1)[0]
+        str_origin = f"{scheme}://{netloc}"
+        if str_origin not in self.origins:
+            host, _, port = netloc.partition(":")
+            self.origins[str_origin] = len(self.origins) + 1
+            self.conn.execute(
+                "INSERT INTO origin (origin_id, scheme, host, port, str_origin) VALUES (?,?,?,?,?)",
+                (self.origins[str_origin], scheme, host, int(port) if port else None, str_origin),
+            )
+        url_id = len(self.urls) + 1
+        self.urls[url] = url_id
+        self.conn.execute(
+            "INSERT INTO url (url_id, origin_id, str_url) VALUES (?,?,?)",
+            (url_id, self.origins[str_origin], url),
+        )
+        return url_id
+
+    def add(
+        self,
+        url: str,
+        at: int,
+        *,
+        status: int,
+        body: bytes | None = None,
+        redirect_to: str | None = None,
+    ) -> None:
+        self.entry_id += 1
+        eid, url_id = self.entry_id, self.url_id(url)
+        code = {200: 20, 301: 31, 404: 44}[status]
+        self.rows["entry"].append(
+            (eid, str(uuid.uuid4()), 1, url_id, 0, 1, at, at * 1000, 20, code, None, 1)
+        )
+        ctype = "text/html; charset=utf-8" if body is not None else None
+        self.rows["request"].append(
+            (eid, eid, url_id, at, at * 1000, 5, 1, 0, status, None, None, ctype, code)
+        )
+        if body is not None:
+            sha = hashlib.sha256(body).hexdigest()
+            if sha not in self.content_ids:
+                self.content_ids[sha] = len(self.content_ids) + 1
+                self.rows["content"].append(
+                    (self.content_ids[sha], sha, len(body), "zlib", zlib.compress(body, 6))
+                )
+            self.rows["file"].append(
+                (eid, eid, url_id, "text/html", "utf-8", len(body), self.content_ids[sha], 1)
+            )
+        if redirect_to is not None:
+            self.rows["redirect"].append((eid, eid, url_id, self.url_id(redirect_to), status))
+        if len(self.rows["entry"]) >= 1000:
+            self.flush()
+
+    def flush(self) -> None:
+        c, r = self.conn, self.rows
+        c.executemany(
+            "INSERT INTO crawl_log_entry (crawl_log_entry_id, crawl_log_entry_uuid, agent_id, "
+            "url_id, crawl_type, scheduling_reason, started_unix_utc, started_unix_ms, "
+            "time_taken_ms, exit_code, message, depth) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            r["entry"],
+        )
+        c.executemany(
+            "INSERT INTO request_info (request_info_id, crawl_log_entry_id, url_id, "
+            "sent_unix_utc, sent_unix_ms, duration_ms, robotstxt_approved, is_retry, "
+            "http_status, http_etag, server_last_modified_unix_utc, content_type, exit_code) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            r["request"],
+        )
+        c.executemany(
+            "INSERT INTO file_content (file_content_id, sha256, size, compression, data) "
+            "VALUES (?,?,?,?,?)",
+            r["content"],
+        )
+        c.executemany(
+            "INSERT INTO file_info (crawl_log_entry_id, request_info_id, url_id, mime_type, "
+            "charset, size, file_content_id, depth, robots_noindex, robots_nofollow) "
+            "VALUES (?,?,?,?,?,?,?,?,0,0)",
+            r["file"],
+        )
+        c.executemany(
+            "INSERT INTO redirect (crawl_log_entry_id, request_info_id, url_id, to_url_id, "
+            "http_status, is_permanent, by_security_policy, information_source) "
+            "VALUES (?,?,?,?,?,1,0,1)",
+            r["redirect"],
+        )
+        for rows in r.values():
+            rows.clear()
+
+    def close(self) -> None:
+        self.flush()
+        self.conn.execute("COMMIT")
+        self.conn.close()
+
+
+def synthetic_crawl_db(pages: int) -> Path:
+    """A crawl DB of ``pages`` synthetic pages (+1% redirects, +1% 404s); cached."""
+    path = WORK / f"synthetic-{pages}.crawl.db"
+    if path.exists():
+        return path
+    hosts = 50
+    shape = SiteShape(hosts=hosts, pages_per_host=-(-pages // hosts))
+    log(f"  writing the synthetic crawl DB ({pages} pages) ...")
+    started = time.monotonic()
+    writer = CrawlDbWriter(path)
+    rng = random.Random(0)
+    at = 1_700_000_000
+    for n in range(pages):
+        host, page = n % hosts, n // hosts
+        url = f"http://{shape.host_name(host)}{page_path(page)}"
+        body = render_page(shape, host, page, 80).encode()
+        writer.add(url, at + n, status=200, body=body)
+        roll = rng.random()
+        if roll < 0.01:
+            target = page_links(shape, host, page)[0]
+            writer.add(
+                f"http://{shape.host_name(host)}/old/{page}",
+                at + n,
+                status=301,
+                redirect_to=f"http://{shape.host_name(target.host)}{page_path(target.page)}",
+            )
+        elif roll < 0.02:
+            writer.add(f"http://{shape.host_name(host)}/missing/{page}", at + n, status=404)
+    writer.close()
+    log(f"  ... written in {time.monotonic() - started:.0f} s ({path.stat().st_size / MB:.0f} MB)")
+    return path
+
+
+def doc_crawl_db_from_files(root: Path) -> Path:
+    """python3-doc written straight from disk, with the URLs nginx would serve."""
+    path = WORK / "python3-doc-files.crawl.db"
+    if path.exists():
+        return path
+    writer = CrawlDbWriter(path)
+    at = 1_700_000_000
+    for n, file in enumerate(sorted(root.rglob("*.html"))):
+        rel = file.relative_to(root).as_posix()
+        writer.add(f"http://127.0.0.1:8080/{rel}", at + n, status=200, body=file.read_bytes())
+    writer.close()
+    return path
+
+
+def doc_crawl_db_by_crawling(root: Path, unob: str) -> Path:
+    """python3-doc crawled by ``unob crawl`` from nginx on 127.0.0.1; cached."""
+    path = WORK / "python3-doc.crawl.db"
+    if path.exists():
+        return path
+    with NginxSite(root, WORK / "nginx") as site:
+        log(f"  crawling python3-doc with unob crawl from {site.base_url} ...")
+        tmp = WORK / "python3-doc.partial.db"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+        done = subprocess.run(
+            [
+                unob,
+                "crawl",
+                site.base_url,
+                "--db",
+                str(tmp),
+                "--delay-ms",
+                "0",
+                "--concurrency",
+                "16",
+                "--per-origin-concurrency",
+                "16",
+                "--no-images",
+                "--quiet",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
+        if done.returncode != 0:
+            raise BenchError(f"unob crawl failed: {done.stderr.strip()[-300:]}")
+    for suffix in ("-wal", "-shm"):
+        Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+    tmp.rename(path)
+    return path
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def page_bodies(crawl_db: Path) -> Iterator[tuple[str, bytes]]:
+    """(url, body) of every stored page of a crawl DB, streamed."""
+    conn = sqlite3.connect(f"file:{crawl_db}?mode=ro", uri=True)
+    try:
+        for url, data, compression in conn.execute(
+            "SELECT u.str_url, fc.data, fc.compression FROM file_info f "
+            "JOIN crawl_log_entry e USING (crawl_log_entry_id) JOIN url u ON u.url_id = f.url_id "
+            "JOIN file_content fc USING (file_content_id) WHERE e.crawl_type = 0 "
+            "ORDER BY f.file_info_id"
+        ):
+            yield url, zlib.decompress(data) if compression == "zlib" else bytes(data)
+    finally:
+        conn.close()
+
+
+def rate(
+    crawl_db: Path, work: Callable[[str, bytes], object], limit: int | None = None
+) -> tuple[int, float, float]:
+    """(pages, pages/s, CPU ms/page) of ``work`` over the bodies; only ``work`` is timed."""
+    n, spent, cpu = 0, 0.0, 0.0
+    for url, body in page_bodies(crawl_db):
+        if limit is not None and n >= limit:
+            break
+        started, started_cpu = time.perf_counter(), time.process_time()
+        work(url, body)
+        spent += time.perf_counter() - started
+        cpu += time.process_time() - started_cpu
+        n += 1
+    return n, (n / spent if spent > 0 else 0.0), (1000 * cpu / n if n else 0.0)
+
+
+def lxml_parse(_url: str, body: bytes) -> object:
+    from lxml import etree
+
+    return etree.fromstring(body, etree.HTMLParser())
+
+
+def derive(url: str, body: bytes) -> object:
+    from unob.summarizer.extract import derive_html
+
+    return derive_html(body, url)
+
+
+def trafilatura_extract(url: str, body: bytes) -> object:
+    import trafilatura
+
+    return trafilatura.extract(body, url=url)
+
+
+@dataclass
+class Result:
+    name: str
+    pages: int = 0
+    summarize_rate: float = 0.0
+    summarize_s: float = 0.0
+    wall_s: float = 0.0
+    peak_rss_mb: float = 0.0
+    rss_quarters: list[float] = field(default_factory=list)
+    parse_rate: float = 0.0
+    derive_rate: float = 0.0
+    traf_rate: float = 0.0
+    traf_pages: int = 0
+    #: CPU ms per page: summarize (deriving + reading/writing), and the references.
+    summarize_cpu_ms: float = 0.0
+    derive_cpu_share: float = 0.0
+    parse_cpu_ms: float = 0.0
+    derive_cpu_ms: float = 0.0
+    traf_cpu_ms: float = 0.0
+    load: str = ""
+    report: dict[str, object] = field(default_factory=dict)
+
+
+def rss_quarters(samples: Sequence[Sample]) -> list[float]:
+    """RSS (MB) at 25/50/75/100% of the run's duration."""
+    if not samples:
+        return []
+    end = samples[-1].t
+    return [next(s for s in samples if s.t >= q * end).rss / MB for q in QUARTERS]
+
+
+def run_summarize(name: str, crawl_db: Path, batch_size: int) -> tuple[Measured, dict[str, object]]:
+    summary_db = WORK / f"{name}.summary.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{summary_db}{suffix}").unlink(missing_ok=True)
+    argv = [PYTHON, __file__, "--child", str(crawl_db), str(summary_db), str(batch_size)]
+    run = require_success(run_measured(f"summarize-{name}", argv, workdir=WORK, interval=0.1))
+    report = json.loads(run.stdout_path.read_text().strip().splitlines()[-1])
+    return run, report
+
+
+def measure_summarize(name: str, crawl_db: Path, args: argparse.Namespace) -> Result:
+    """``unob summarize`` in a child process, RSS sampled from outside."""
+    log(f"{name}: summarize ...")
+    load_before = os.getloadavg()[0]
+    run, report = run_summarize(name, crawl_db, args.batch_size)
+    result = Result(name=name, report=report)
+    result.pages = int(report["pages_derived"])  # type: ignore[call-overload]
+    result.summarize_s = float(report["elapsed_s"])  # type: ignore[arg-type]
+    result.summarize_rate = result.pages / result.summarize_s
+    derive_cpu = float(report["derive_cpu_s"])  # type: ignore[arg-type]
+    write_cpu = float(report["write_cpu_s"])  # type: ignore[arg-type]
+    result.summarize_cpu_ms = 1000 * (derive_cpu + write_cpu) / result.pages
+    result.derive_cpu_share = derive_cpu / (derive_cpu + write_cpu)
+    result.wall_s = run.wall_s
+    result.peak_rss_mb = run.peak_rss / MB
+    result.rss_quarters = rss_quarters(run.samples)
+    result.load = f"{load_before:.1f} / {os.getloadavg()[0]:.1f}"
+    log(f"  {result.summarize_rate:.0f} pages/s, peak RSS {result.peak_rss_mb:.0f} MB")
+    return result
+
+
+def measure_in_process(result: Result, crawl_db: Path, args: argparse.Namespace) -> None:
+    """Parse-only, derive-only and trafilatura rates on the same bodies, one core."""
+    name = result.name
+    log(f"{name}: lxml parse only ...")
+    _, result.parse_rate, result.parse_cpu_ms = rate(crawl_db, lxml_parse)
+    log(f"  {result.parse_rate:.0f} pages/s")
+    sample = None if name == "python3-doc" else args.traf_sample
+    log(f"{name}: derive_html only ...")
+    _, result.derive_rate, result.derive_cpu_ms = rate(crawl_db, derive, sample)
+    log(f"  {result.derive_rate:.0f} pages/s")
+    if not args.skip_trafilatura:
+        log(f"{name}: trafilatura.extract ...")
+        result.traf_pages, result.traf_rate, result.traf_cpu_ms = rate(
+            crawl_db, trafilatura_extract, sample
+        )
+        log(f"  {result.traf_rate:.1f} pages/s")
+
+
+def table(results: list[Result]) -> str:
+    head = (
+        "| crawl | pages | summarize pages/s | parse-only pages/s | summarize / parse | "
+        "derive-only pages/s | trafilatura pages/s | summarize / trafilatura | "
+        "peak RSS MB | RSS at 25/50/75/100% of the run (MB) | load avg |"
+    )
+    lines = [head, "|" + "---|" * 11]
+    for r in results:
+        traf = f"{r.traf_rate:.1f}" if r.traf_rate else "-"
+        factor = f"{r.summarize_rate / r.traf_rate:.1f}x" if r.traf_rate else "-"
+        quarters = " / ".join(f"{q:.0f}" for q in r.rss_quarters)
+        lines.append(
+            f"| {r.name} | {r.pages} | {r.summarize_rate:.0f} | {r.parse_rate:.0f} | "
+            f"{r.summarize_rate / r.parse_rate:.0%} | {r.derive_rate:.0f} | {traf} | {factor} | "
+            f"{r.peak_rss_mb:.0f} | {quarters} | {r.load} |"
+        )
+    return "\n".join(lines)
+
+
+def cpu_table(results: list[Result]) -> str:
+    """The same comparison in CPU time per page, which a loaded machine disturbs far less."""
+    head = (
+        "| crawl | summarize CPU ms/page (deriving share) | parse-only | derive-only | "
+        "trafilatura | parse / summarize | trafilatura / summarize |"
+    )
+    lines = [head, "|" + "---|" * 7]
+    for r in results:
+        traf = f"{r.traf_cpu_ms:.1f}" if r.traf_cpu_ms else "-"
+        factor = f"{r.traf_cpu_ms / r.summarize_cpu_ms:.1f}x" if r.traf_cpu_ms else "-"
+        lines.append(
+            f"| {r.name} | {r.summarize_cpu_ms:.2f} ({r.derive_cpu_share:.0%}) | "
+            f"{r.parse_cpu_ms:.2f} | {r.derive_cpu_ms:.2f} | {traf} | "
+            f"{r.parse_cpu_ms / r.summarize_cpu_ms:.0%} | {factor} |"
+        )
+    return "\n".join(lines)
+
+
+def checks(results: list[Result]) -> list[tuple[str, bool]]:
+    out = []
+    for r in results:
+        share = r.summarize_rate / r.parse_rate
+        out.append(
+            (f"{r.name}: summarize >= 40% of parse-only ({share:.0%})", share >= TARGET_PARSE_SHARE)
+        )
+        if r.traf_rate:
+            factor = r.summarize_rate / r.traf_rate
+            out.append(
+                (f"{r.name}: >= 10x trafilatura ({factor:.0f}x)", factor >= TARGET_TRAF_FACTOR)
+            )
+        if r.pages >= 50_000:
+            out.append(
+                (
+                    f"{r.name}: peak RSS < 300 MB ({r.peak_rss_mb:.0f})",
+                    r.peak_rss_mb < TARGET_RSS_MB,
+                )
+            )
+            flat = max(r.rss_quarters) - r.rss_quarters[0] if r.rss_quarters else 0
+            out.append((f"{r.name}: RSS flat (+{flat:.0f} MB after 25%)", flat < 50))
+    return out
+
+
+def child(crawl_db: str, summary_db: str, batch_size: str) -> None:
+    """Run in the measured process: summarize and print the report as JSON."""
+    from dataclasses import asdict
+
+    from unob.summarizer import summarize
+
+    report = summarize([Path(crawl_db)], Path(summary_db), batch_size=int(batch_size))
+    print(json.dumps(asdict(report)))
+
+
+def main() -> None:
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        child(*sys.argv[2:])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=50_000, help="synthetic pages")
+    parser.add_argument("--doc-source", choices=("crawl", "files"), default="crawl")
+    parser.add_argument("--traf-sample", type=int, default=2000, help="synthetic pages timed")
+    parser.add_argument("--batch-size", type=int, default=500)
+    parser.add_argument("--skip-doc", action="store_true")
+    parser.add_argument("--skip-synthetic", action="store_true")
+    parser.add_argument("--skip-trafilatura", action="store_true")
+    parser.add_argument("--unob", default=str(REPO / ".venv" / "bin" / "unob"))
+    args = parser.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+    dbs: list[tuple[str, Path]] = []
+    try:
+        if not args.skip_doc:
+            root = ensure_python3_doc_site()
+            if args.doc_source == "crawl":
+                dbs.append(("python3-doc", doc_crawl_db_by_crawling(root, args.unob)))
+            else:
+                dbs.append(("python3-doc", doc_crawl_db_from_files(root)))
+        if not args.skip_synthetic:
+            dbs.append((f"synthetic-{args.pages}", synthetic_crawl_db(args.pages)))
+        # The summarize runs come first: a child forked from this process
+        # inherits its RSS as the start of its peak (ru_maxrss survives exec),
+        # so it must be forked while this process is still small.
+        results = [measure_summarize(name, db, args) for name, db in dbs]
+        for result, (_, db) in zip(results, dbs, strict=True):
+            measure_in_process(result, db, args)
+    except BenchError as exc:
+        log(f"bench failed: {exc}")
+        raise SystemExit(1) from None
+    log("")
+    log(table(results))
+    log("")
+    log(cpu_table(results))
+    log("")
+    for text, ok in checks(results):
+        log(f"  [{'ok' if ok else 'MISSED'}] {text}")
+    for r in results:
+        log(f"  {r.name}: report {json.dumps(r.report)}")
+    (WORK / "last.json").write_text(
+        json.dumps([r.__dict__ for r in results], indent=1, default=str)
+    )
+
+
+if __name__ == "__main__":
+    main()
