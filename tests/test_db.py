@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
 from unob.codes import ExitCode
-from unob.db import open_database
+from unob.db import HEAD_REVISIONS, head_revision, open_database
 from unob.errors import DatabaseError, NotADatabase, SchemaTooNew, WrongDatabaseKind
 
 
@@ -88,3 +90,23 @@ def test_newer_schema_refused(tmp_path: Path) -> None:
         with pytest.raises(SchemaTooNew, match="newer unob"):
             open_database(path, "crawl", readonly=readonly)
     assert issubclass(SchemaTooNew, DatabaseError)
+
+
+@pytest.mark.parametrize("kind", ["crawl", "summary"])
+def test_pinned_head_revision_is_the_migrations_head(kind: str) -> None:
+    # A new migration must bump HEAD_REVISIONS, or databases at the old head
+    # would be taken as current and never upgraded.
+    assert HEAD_REVISIONS[kind] == head_revision(kind)
+
+
+def test_database_at_head_opens_without_alembic(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    open_database(path, "crawl").dispose()
+    script = (
+        "import sys; from unob.db import open_database; "
+        f"open_database({str(path)!r}, 'crawl').dispose(); "
+        f"open_database({str(path)!r}, 'crawl', readonly=True).dispose(); "
+        "print('alembic' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.stdout.strip() == "False", result.stderr

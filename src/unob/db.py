@@ -21,12 +21,8 @@ import sqlite3
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command, context
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, MetaData, create_engine, event, text
 from sqlalchemy.exc import DatabaseError as SADatabaseError
 from sqlalchemy.pool import NullPool
@@ -36,8 +32,16 @@ from unob.codes import LOOKUP_TABLES, lookup_rows
 from unob.errors import DatabaseError, NotADatabase, SchemaTooNew, WrongDatabaseKind
 from unob.schema.base import DATABASE_KINDS
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+
+#: The newest migration of each kind.  A database already there is opened
+#: with plain SQL, without importing Alembic (about a second of start-up for
+#: every command).  A test checks these against the migration scripts.
+HEAD_REVISIONS = {"crawl": "c0002", "summary": "s0002"}
 
 
 def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -65,6 +69,8 @@ def make_engine(path: Path, *, readonly: bool) -> Engine:
 
 
 def alembic_config(kind: str, connection: Connection | None = None) -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR / kind))
     if connection is not None:
@@ -73,6 +79,9 @@ def alembic_config(kind: str, connection: Connection | None = None) -> Config:
 
 
 def head_revision(kind: str) -> str:
+    """The head revision according to the migration scripts (imports Alembic)."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config(kind)).get_current_head()
     assert head is not None, f"no migrations for {kind}"
     return head
@@ -80,6 +89,8 @@ def head_revision(kind: str) -> str:
 
 def run_migrations_env(metadata: MetaData) -> None:
     """Body of each migrations ``env.py``: run on the connection unob passes in."""
+    from alembic import context
+
     connection = context.config.attributes.get("connection")
     if connection is None:  # pragma: no cover - alembic CLI use is not supported
         raise RuntimeError("unob migrations run through unob.db.open_database")
@@ -116,27 +127,44 @@ def _has_tables(conn: Connection) -> bool:
     return conn.execute(text("SELECT 1 FROM sqlite_master WHERE type='table'")).first() is not None
 
 
-def _check_kind_and_revision(conn: Connection, path: Path, kind: str, *, readonly: bool) -> None:
+def _current_revision(conn: Connection) -> str | None:
+    has_version = conn.execute(
+        text("SELECT 1 FROM sqlite_master WHERE type='table' AND name='alembic_version'")
+    ).first()
+    if not has_version:
+        return None
+    return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def _check_kind_and_revision(
+    conn: Connection, path: Path, kind: str, *, readonly: bool
+) -> str | None:
+    """Refuse what cannot be opened as ``kind``; return the current revision."""
     found = _read_kind(conn)
     if found is None:
         if readonly or _has_tables(conn):
             raise NotADatabase(f"{path}: not a unob {kind} database")
-        return  # a new, empty file: the migrations will create it
+        return None  # a new, empty file: the migrations will create it
     if found != kind:
         raise WrongDatabaseKind(f"{path}: is a unob {found} database, not a {kind} database")
-    revision = MigrationContext.configure(conn).get_current_revision()
+    revision = _current_revision(conn)
+    if revision == HEAD_REVISIONS[kind]:
+        return revision
+    from alembic.script import ScriptDirectory
+
     script = ScriptDirectory.from_config(alembic_config(kind))
     known = {rev.revision for rev in script.walk_revisions()}
     if revision is not None and revision not in known:
         raise SchemaTooNew(
             f"{path}: written by a newer unob (schema revision {revision}); upgrade unob"
         )
-    if readonly and revision != script.get_current_head():
+    if readonly:
         hint = "unob crawl --max-requests 0" if kind == "crawl" else "unob summarize"
         raise DatabaseError(
             f"{path}: has an older schema (revision {revision}); open it once with "
             f"`{hint}` to upgrade it"
         )
+    return revision
 
 
 def _record_identity(conn: Connection, kind: str) -> None:
@@ -185,12 +213,15 @@ def open_database(path: Path | str, kind: str, *, readonly: bool = False) -> Eng
     engine = make_engine(path, readonly=readonly)
     try:
         with engine.connect() as conn:
-            _check_kind_and_revision(conn, path, kind, readonly=readonly)
+            revision = _check_kind_and_revision(conn, path, kind, readonly=readonly)
         if not readonly:
             with engine.connect() as conn:
                 conn.exec_driver_sql("PRAGMA journal_mode=WAL")
             with engine.begin() as conn:
-                command.upgrade(alembic_config(kind, conn), "head")
+                if revision != HEAD_REVISIONS[kind]:
+                    from alembic import command
+
+                    command.upgrade(alembic_config(kind, conn), "head")
                 _record_identity(conn, kind)
                 _sync_lookup_tables(conn)
     except SADatabaseError as exc:
