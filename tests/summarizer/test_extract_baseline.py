@@ -122,6 +122,7 @@ def test_article_with_meta_english() -> None:
     desc = d.description
     assert desc.title == "How the night mail kept its timetable | The Railway Review"
     assert desc.primary_headline == "How the night mail kept its timetable"
+    assert desc.og_title == "How the night mail kept its timetable"
     assert desc.description is not None and desc.description.startswith("A history of the")
     assert desc.primary_language == "en-us"
     assert desc.keywords == ("railways", "postal history", "travelling post office", "Royal Mail")

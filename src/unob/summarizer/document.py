@@ -301,6 +301,9 @@ class DocumentDescription:
     indexiness: int
     #: ``<meta name=robots>`` tokens, lowercased (e.g. ``('noindex',)``).
     robots: tuple[str, ...] = ()
+    #: ``og:title`` as the page states it (seed 003's Algolia ``title`` prefers
+    #: it to ``<title>``; ``title`` above follows seed 001: ``<title>`` first).
+    og_title: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

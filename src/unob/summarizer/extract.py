@@ -249,4 +249,5 @@ def _describe(
         word_count=len(pile.text.split()),
         indexiness=indexiness(links, published is not None),
         robots=tuple(robots.lower().replace(",", " ").split()) if robots else (),
+        og_title=" ".join(og_title.split()) if (og_title := reader.first("og:title")) else None,
     )
