@@ -31,7 +31,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from unob.summarizer.document import IN_ARTICLE, IN_MAIN, Link
+from unob.summarizer.document import (
+    IN_ARTICLE,
+    IN_ASIDE,
+    IN_FOOTER,
+    IN_HEADER,
+    IN_HEADING,
+    IN_LIST,
+    IN_MAIN,
+    IN_NAV,
+    Link,
+)
 
 HEADING_WEIGHT = 2
 DATE_WEIGHT = 5
@@ -63,24 +73,33 @@ class IndexinessMetrics:
 def metrics(links: Iterable[Link], has_publishing_date: bool) -> IndexinessMetrics:
     """Count the relevant links of a page (see module docstring)."""
     links = list(links)
-    has_landmark = any(link.location & (IN_MAIN | IN_ARTICLE) for link in links)
+    landmark = IN_MAIN | IN_ARTICLE
+    has_landmark = any(link.location & landmark for link in links)
     in_headings = [0, 0]  # [inlinks, selflinks]
     in_lists = [0, 0]
     outlinks = 0
     for link in links:
-        if not link.is_relevant_navigation:
+        # Link.is_relevant_navigation, spelt out on the bits: this runs for
+        # every link of every page.
+        loc = link.location
+        if (
+            link.kind != "a"
+            or not link.text
+            or loc & (IN_NAV | IN_ASIDE)
+            or (loc & (IN_HEADER | IN_FOOTER) and not loc & landmark)
+            or (has_landmark and not loc & landmark)
+        ):
             continue
-        if has_landmark and not link.location & (IN_MAIN | IN_ARTICLE):
+        locality = link.locality
+        if not link.in_main_content and locality != "self":
             continue
-        if not link.in_main_content and link.locality != "self":
-            continue
-        if link.locality == "out":
+        if locality == "out":
             outlinks += 1
             continue
-        slot = 0 if link.locality == "in" else 1
-        if link.in_heading or link.contains_heading:
+        slot = 0 if locality == "in" else 1
+        if loc & IN_HEADING or link.contains_heading:
             in_headings[slot] += 1
-        elif link.in_list:
+        elif loc & IN_LIST:
             in_lists[slot] += 1
     return IndexinessMetrics(
         inlinks_in_headings=in_headings[0],
