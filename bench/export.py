@@ -6,7 +6,7 @@ Sources:
   nginx on 127.0.0.1, crawled with images by ``unob crawl`` and summarized by
   ``unob summarize`` (done once, cached in ``bench/.work/export/``).
 * **synthetic-N**: a summary DB of N pages written straight through the
-  schema (``tests/export/summary_builder.py``) plus a crawl DB holding every
+  schema (``tests/export/export_summary_builder.py``) plus a crawl DB holding every
   page's HTML body and one image per 10 pages; 50 hosts, two languages,
   headings with ids, links, duplicates, closed generations and redirects,
   every 20th page long enough for several Algolia records.  Built once per
@@ -110,9 +110,9 @@ def _paragraph(rng: random.Random, words: int) -> str:
 
 def build_synthetic(pages: int, directory: Path) -> tuple[Path, Path]:
     """Write (summary.db, crawl.db) with ``pages`` current pages and some history."""
-    from crawl_builder import CrawlBuilder
+    from export_crawl_builder import CrawlBuilder
     from export_helpers import picture
-    from summary_builder import Page, SummaryBuilder
+    from export_summary_builder import Page, SummaryBuilder
 
     marker = directory / f"complete-v{SYNTHETIC_VERSION}"
     summary_db, crawl_db = directory / "summary.db", directory / "crawl.db"

@@ -13,6 +13,7 @@ from typing import Any
 import pyarrow.parquet as pq
 from PIL import Image, ImageDraw
 
+from unob.export.algolia import DEFAULT_MAX_RECORD_BYTES, record_size
 from unob.export.bodies import Body, StoredImage
 from unob.export.records import HeadingRef, ImageRef, LinkRef, PageRecord, TextFields
 from unob.urls import origin_of
@@ -161,3 +162,86 @@ class UrlIds:
             row = {"url_id": self._urls[url], "origin_id": self._origins[origin], "str_url": url}
             self._emit("url", row)
         return self._urls[url]
+
+
+#: The sixteen fields of a Spideriment row, in the reference's order (seed 000).
+FIELDS = [
+    "original_url",
+    "final_url",
+    "original_canonical_url",
+    "final_canonical_url",
+    "crawl_timestamp",
+    "language",
+    "title",
+    "headings",
+    "description",
+    "keywords",
+    "author",
+    "content_snippet",
+    "content_snippet_quality",
+    "image_alts",
+    "link_texts",
+    "total_links_count",
+]
+
+
+#: Seed 003's schema: field -> allowed JSON types; the first four are never missing.
+SCHEMA: dict[str, tuple[type, ...]] = {
+    "objectID": (str,),
+    "url": (str,),
+    "content": (str,),
+    "recordUrl": (str,),
+    "lang": (str,),
+    "title": (str,),
+    "description": (str,),
+    "keywords": (list,),
+    "image": (str,),
+    "author": (str,),
+    "publishedDate": (int,),
+    "modifiedDate": (int,),
+    "category": (str,),
+    "urlDepth": (int,),
+    "hierarchy": (list,),
+    "hierarchyObj": (dict,),
+    "currentHierarchy": (str,),
+    "contentLength": (int,),
+    "position": (int,),
+}
+REQUIRED = ("objectID", "url", "content", "recordUrl")
+
+
+def check_schema(record: dict[str, object], budget: int = DEFAULT_MAX_RECORD_BYTES) -> None:
+    assert set(record) <= set(SCHEMA), set(record) - set(SCHEMA)
+    for key in REQUIRED:
+        assert key in record
+    for key, value in record.items():
+        assert isinstance(value, SCHEMA[key]), (key, value)
+        assert not isinstance(value, bool)
+    assert record["objectID"] == f"{record['url']}#{record['position']}"
+    assert str(record["recordUrl"]).startswith(str(record["url"]))
+    assert record["contentLength"] == len(str(record["content"]).encode("utf-8"))
+    if "hierarchyObj" in record:
+        obj = record["hierarchyObj"]
+        assert isinstance(obj, dict)
+        assert set(obj) <= {f"lvl{i}" for i in range(7)}
+        assert list(obj.values()) == record["hierarchy"]
+    assert record_size(record) <= budget
+
+
+def verify_manifest(root: Path) -> dict[str, object]:
+    """Check a manifest against the files on disk; return it."""
+    manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    assert list(manifest) == ["created_at", "total_files", "files"]
+    on_disk = sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and p.relative_to(root).as_posix() != "manifest.json"
+    )
+    listed = [entry["path"] for entry in manifest["files"]]
+    assert sorted(listed) == on_disk and len(listed) == len(set(listed))
+    assert manifest["total_files"] == len(on_disk)
+    for entry in manifest["files"]:
+        data = (root / entry["path"]).read_bytes()
+        assert entry["size_bytes"] == len(data)
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest()
+    return manifest  # type: ignore[no-any-return]

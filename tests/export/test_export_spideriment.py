@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from export_helpers import make_page
+from export_helpers import FIELDS, make_page
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,25 +20,6 @@ from unob.export.spideriment import (
     snippet_from_text,
     spideriment_row,
 )
-
-FIELDS = [
-    "original_url",
-    "final_url",
-    "original_canonical_url",
-    "final_canonical_url",
-    "crawl_timestamp",
-    "language",
-    "title",
-    "headings",
-    "description",
-    "keywords",
-    "author",
-    "content_snippet",
-    "content_snippet_quality",
-    "image_alts",
-    "link_texts",
-    "total_links_count",
-]
 
 
 def load(text: str) -> list[dict[str, object]]:

@@ -5,61 +5,18 @@ from __future__ import annotations
 import json
 
 import pytest
-from export_helpers import make_page
+from export_helpers import SCHEMA, check_schema, make_page
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unob.errors import UsageError
 from unob.export.algolia import (
-    DEFAULT_MAX_RECORD_BYTES,
     algolia_records,
     record_size,
     sections,
     url_depth,
 )
 from unob.export.records import HeadingRef, PageRecord, TextFields
-
-#: Seed 003's schema: field -> allowed JSON types; the first four are never missing.
-SCHEMA: dict[str, tuple[type, ...]] = {
-    "objectID": (str,),
-    "url": (str,),
-    "content": (str,),
-    "recordUrl": (str,),
-    "lang": (str,),
-    "title": (str,),
-    "description": (str,),
-    "keywords": (list,),
-    "image": (str,),
-    "author": (str,),
-    "publishedDate": (int,),
-    "modifiedDate": (int,),
-    "category": (str,),
-    "urlDepth": (int,),
-    "hierarchy": (list,),
-    "hierarchyObj": (dict,),
-    "currentHierarchy": (str,),
-    "contentLength": (int,),
-    "position": (int,),
-}
-REQUIRED = ("objectID", "url", "content", "recordUrl")
-
-
-def check_schema(record: dict[str, object], budget: int = DEFAULT_MAX_RECORD_BYTES) -> None:
-    assert set(record) <= set(SCHEMA), set(record) - set(SCHEMA)
-    for key in REQUIRED:
-        assert key in record
-    for key, value in record.items():
-        assert isinstance(value, SCHEMA[key]), (key, value)
-        assert not isinstance(value, bool)
-    assert record["objectID"] == f"{record['url']}#{record['position']}"
-    assert str(record["recordUrl"]).startswith(str(record["url"]))
-    assert record["contentLength"] == len(str(record["content"]).encode("utf-8"))
-    if "hierarchyObj" in record:
-        obj = record["hierarchyObj"]
-        assert isinstance(obj, dict)
-        assert set(obj) <= {f"lvl{i}" for i in range(7)}
-        assert list(obj.values()) == record["hierarchy"]
-    assert record_size(record) <= budget
 
 
 def test_url_depth_follows_the_seed() -> None:

@@ -10,12 +10,17 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from export_helpers import MemoryBodies, make_page, picture, sha
+from export_helpers import (
+    FIELDS,
+    MemoryBodies,
+    check_schema,
+    make_page,
+    picture,
+    sha,
+    verify_manifest,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_algolia import check_schema
-from test_manifest_staging import verify_manifest
-from test_spideriment import FIELDS
 
 from unob.export.algolia import algolia_records
 from unob.export.dataset import CrawlFacts

@@ -12,12 +12,9 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from export_helpers import read_table, sha
-from site_fixture import SITE, SiteDbs, build_site
-from summary_builder import Page, SummaryBuilder
-from test_algolia import check_schema
-from test_manifest_staging import verify_manifest
-from test_spideriment import FIELDS
+from export_helpers import FIELDS, check_schema, read_table, sha, verify_manifest
+from export_site_fixture import SITE, SiteDbs, build_site
+from export_summary_builder import Page, SummaryBuilder
 
 from unob.errors import ExportError, NotADatabase, UsageError, WrongDatabaseKind
 from unob.export import export, format_report

@@ -13,10 +13,10 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from crawl_builder import CrawlBuilder
+from export_crawl_builder import CrawlBuilder
 from export_helpers import picture
+from export_summary_builder import Page, SummaryBuilder
 from PIL import Image
-from summary_builder import Page, SummaryBuilder
 
 SITE = "http://127.0.0.1:8765"
 T0 = 1_780_000_000

@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from export_helpers import verify_manifest
 
 from unob.errors import ExportError
 from unob.export.manifest import build_manifest, write_manifest
 from unob.export.staging import staged_directory
 
 WHEN = datetime(2026, 2, 23, 10, 1, 30, tzinfo=UTC)
-
-
-def verify_manifest(root: Path) -> dict[str, object]:
-    """Check a manifest against the files on disk; return it."""
-    manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
-    assert list(manifest) == ["created_at", "total_files", "files"]
-    on_disk = sorted(
-        p.relative_to(root).as_posix()
-        for p in root.rglob("*")
-        if p.is_file() and p.relative_to(root).as_posix() != "manifest.json"
-    )
-    listed = [entry["path"] for entry in manifest["files"]]
-    assert sorted(listed) == on_disk and len(listed) == len(set(listed))
-    assert manifest["total_files"] == len(on_disk)
-    for entry in manifest["files"]:
-        data = (root / entry["path"]).read_bytes()
-        assert entry["size_bytes"] == len(data)
-        assert entry["sha256"] == hashlib.sha256(data).hexdigest()
-    return manifest  # type: ignore[no-any-return]
 
 
 def test_manifest_lists_every_file_but_itself(tmp_path: Path) -> None:

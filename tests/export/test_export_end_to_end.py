@@ -16,10 +16,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from export_helpers import read_table
-from test_algolia import check_schema
-from test_manifest_staging import verify_manifest
-from test_spideriment import FIELDS
+from export_helpers import FIELDS, check_schema, read_table, verify_manifest
 
 from unob.export import export
 
