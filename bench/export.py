@@ -108,6 +108,16 @@ def _paragraph(rng: random.Random, words: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
 
 
+def _cached(directory: Path, marker: Path) -> bool:
+    """True if a complete build is there; else start ``directory`` afresh."""
+    if marker.exists():
+        return True
+    if directory.exists():
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    return False
+
+
 def build_synthetic(pages: int, directory: Path) -> tuple[Path, Path]:
     """Write (summary.db, crawl.db) with ``pages`` current pages and some history."""
     from export_crawl_builder import CrawlBuilder
@@ -116,11 +126,8 @@ def build_synthetic(pages: int, directory: Path) -> tuple[Path, Path]:
 
     marker = directory / f"complete-v{SYNTHETIC_VERSION}"
     summary_db, crawl_db = directory / "summary.db", directory / "crawl.db"
-    if marker.exists():
+    if _cached(directory, marker):
         return summary_db, crawl_db
-    if directory.exists():
-        shutil.rmtree(directory)
-    directory.mkdir(parents=True)
     rng = random.Random(pages)
     started = time.monotonic()
     t0 = 1_780_000_000
@@ -197,11 +204,8 @@ def build_python_doc(directory: Path) -> tuple[Path, Path]:
 
     marker = directory / "complete"
     summary_db, crawl_db = directory / "summary.db", directory / "crawl.db"
-    if marker.exists():
+    if _cached(directory, marker):
         return summary_db, crawl_db
-    if directory.exists():
-        shutil.rmtree(directory)
-    directory.mkdir(parents=True)
     unob = str(ROOT / ".venv" / "bin" / "unob")
     root = ensure_python3_doc_site()
     with NginxSite(root, directory / "nginx") as site:
