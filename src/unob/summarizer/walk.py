@@ -160,9 +160,14 @@ _WEIGHT = tuple((25.0 if b & _POS else 0.0) - (25.0 if b & _NEG else 0.0) for b 
 _JUNK = tuple(bool(b & _UNLIKELY) and not b & _MAYBE for b in range(16))
 
 
+_IN_PRE = P.IN_PRE
+_HEADING_LEVEL = P.HEADING_LEVEL
+_PERMALINK_CHARS = P.HEADING_PERMALINK_CHARS
+
+
 def _emit(w: Walked, node: int, raw: str, link_chars: int) -> None:
     """Append one block of text (raw, not yet whitespace-normalized)."""
-    if node >= 0 and w.mask[node] & P.IN_PRE:
+    if node >= 0 and w.mask[node] & _IN_PRE:
         lines = [line.rstrip() for line in raw.split("\n")]
         while lines and not lines[0].strip():
             lines.pop(0)
@@ -171,9 +176,11 @@ def _emit(w: Walked, node: int, raw: str, link_chars: int) -> None:
         text = "\n".join(lines)
     else:
         text = " ".join(raw.split())
-        if node >= 0 and w.tag[node] in P.HEADING_LEVEL:
+        if not text:
+            return
+        if node >= 0 and w.tag[node] in _HEADING_LEVEL:
             # "Title¶": the permalink mark of documentation generators.
-            text = text.rstrip(P.HEADING_PERMALINK_CHARS)
+            text = text.rstrip(_PERMALINK_CHARS)
         elif text[-1] == "¶":
             text = text.rstrip("¶ ")  # Sphinx puts permalinks on definitions too
     if not text:
