@@ -34,6 +34,8 @@ def test_version() -> None:
         ("no-such-command",),
         ("crawl", "--concurrency", "many"),
         ("summarize", "--batch-size", "0"),
+        ("export", "--format", "bogus", "out"),
+        ("export", "--format", "algolia", "--max-record-bytes", "10", "out"),
     ],
 )
 def test_bad_usage_is_one_line_exit_2(args: tuple[str, ...]) -> None:

@@ -168,6 +168,66 @@ def summarize(
     render_report(report)
 
 
+@app.command("export")
+def export_(
+    output: Annotated[Path, typer.Argument(help="Directory to write (appears when complete).")],
+    fmt: Annotated[
+        str, typer.Option("--format", help="parquet, csv, jsonl, spideriment or algolia.")
+    ] = "parquet",
+    summary_db: Annotated[
+        Path, typer.Option("--summary-db", help="Summary database to read.")
+    ] = SUMMARY_DB,
+    crawl_db: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--crawl-db",
+            help="Crawl database(s) with the page bodies and images (repeatable). "
+            "[default: crawl.db if it exists]",
+        ),
+    ] = None,
+    no_raw_html: Annotated[
+        bool, typer.Option("--no-raw-html", help="Dataset formats: leave out raw_html/.")
+    ] = False,
+    no_images: Annotated[
+        bool, typer.Option("--no-images", help="Dataset formats: leave out images.")
+    ] = False,
+    include_all: Annotated[
+        bool,
+        typer.Option("--all", help="Also closed, duplicate and noindex pages (not only current)."),
+    ] = False,
+    max_record_bytes: Annotated[
+        int,
+        typer.Option("--max-record-bytes", min=1000, help="Algolia: byte budget per record."),
+    ] = 10_000,
+    ndjson: Annotated[
+        bool, typer.Option("--ndjson", help="Algolia: records.ndjson instead of records.json.")
+    ] = False,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace an earlier export at OUTPUT.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+) -> None:
+    """Export current pages as a dataset directory, a Spideriment index or Algolia records."""
+    from unob.export import export, render_report
+
+    if crawl_db is None:
+        crawl_db = [CRAWL_DB] if CRAWL_DB.exists() else []
+    report = export(
+        fmt,
+        output,
+        summary_db,
+        crawl_db,
+        raw_html=not no_raw_html,
+        images=not no_images,
+        include_all=include_all,
+        max_record_bytes=max_record_bytes,
+        ndjson=ndjson,
+        overwrite=overwrite,
+        progress=False if quiet else None,
+    )
+    render_report(report)
+
+
 @app.command()
 def demo(
     output: Annotated[
