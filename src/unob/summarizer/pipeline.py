@@ -65,7 +65,7 @@ __all__ = ["DEFAULT_BATCH_SIZE", "SummarizeReport", "render_report", "summarize"
 DEFAULT_BATCH_SIZE = 500
 #: A batch also ends before its page bodies pass this many (uncompressed)
 #: bytes: memory per batch stays about the same whatever the page sizes.
-BATCH_MAX_BYTES = 32 * 1024 * 1024
+BATCH_MAX_BYTES = 16 * 1024 * 1024
 
 _GENERATION_COLUMNS = (
     "entity_generation_id",
@@ -227,23 +227,42 @@ class _Progress:
             self._bar.stop()
 
 
-class _Derivation:
-    """The observations of one batch's page entries, being derived."""
+_Task = Future[tuple[list[Observed], float]]
 
-    def __init__(
-        self,
-        entries: list[CrawlEntry],
-        futures: list[Future[tuple[list[Observed], float]]] | None,
-    ) -> None:
+
+class _Derivation:
+    """The observations of one batch's page entries, being derived.
+
+    The batch is split into chunks, each sent to the worker pool.  When the
+    writer asks for the results, it derives itself every chunk no worker has
+    started yet (cancelling it in the pool) instead of waiting idle: the
+    writer and the workers then share the CPUs.
+    """
+
+    def __init__(self, entries: list[CrawlEntry], chunks: list[tuple[list[CrawlEntry], _Task]]):
         self.entries = entries
-        self._futures = futures
+        self._chunks = chunks
+        #: CPU seconds this (the writer's) process spent deriving.
+        self.local_cpu = 0.0
 
     def result(self) -> tuple[list[Observed], float]:
         """The observations and the CPU seconds their derivation took."""
-        if self._futures is None:  # in-process: derive now, in the caller
-            return observe_timed([e for e in self.entries if e.is_page_crawl])
-        parts = [future.result() for future in self._futures]
-        return [o for observed, _ in parts for o in observed], sum(cpu for _, cpu in parts)
+        # Workers take chunks from the front; the writer takes them from the
+        # back until it meets one a worker has started.
+        local: dict[int, tuple[list[Observed], float]] = {}
+        for index in range(len(self._chunks) - 1, -1, -1):
+            pages, task = self._chunks[index]
+            if not task.cancel():
+                break
+            local[index] = observe_timed(pages)
+            self.local_cpu += local[index][1]
+        observed: list[Observed] = []
+        cpu = 0.0
+        for index, (_, task) in enumerate(self._chunks):
+            part, spent = local[index] if index in local else task.result()
+            observed.extend(part)
+            cpu += spent
+        return observed, cpu
 
 
 class _Deriver:
@@ -255,13 +274,12 @@ class _Deriver:
     pure), so batch contents and the summary DB do not depend on it.
     """
 
-    # Pages per task: small enough to spread a batch over the workers, big
-    # enough that task overhead stays negligible.
-    CHUNK = 25
+    # Pages per task: small enough to spread a batch over the workers and the
+    # writer, big enough that task overhead stays negligible.
+    CHUNK = 20
 
     def __init__(self, workers: int) -> None:
         self._pool: ProcessPoolExecutor | None = None
-        self.in_process = workers <= 0
         if workers > 0:
             # spawn: workers are fresh interpreters, without the writer's
             # SQLite connections (a fork would share them).
@@ -272,14 +290,16 @@ class _Deriver:
                 initargs=(os.getpid(),),
             )
 
-    def _submit(self, pages: list[CrawlEntry]) -> Future[tuple[list[Observed], float]]:
-        assert self._pool is not None
+    def _submit(self, pages: list[CrawlEntry]) -> _Task:
         # Workers are started on demand by submit(): while they are, the
         # caller's __main__ is hidden from multiprocessing, which would
         # otherwise re-run the caller's script in every worker (a script
         # without a __main__ guard would summarize again in each).  Only
         # importable functions are sent to the workers, so they need no
         # __main__.
+        if self._pool is None:  # in-process: a task that was never started
+            task: _Task = Future()
+            return task
         main = sys.modules["__main__"]
         saved = getattr(main, "__spec__", None)
         main.__spec__ = ModuleSpec("__main__", None)
@@ -289,13 +309,9 @@ class _Deriver:
             main.__spec__ = saved
 
     def submit(self, entries: list[CrawlEntry]) -> _Derivation:
-        if self._pool is None:
-            return _Derivation(entries, None)
         pages = [e for e in entries if e.is_page_crawl]
-        futures = [
-            self._submit(pages[i : i + self.CHUNK]) for i in range(0, len(pages), self.CHUNK)
-        ]
-        return _Derivation(entries, futures)
+        chunks = [pages[i : i + self.CHUNK] for i in range(0, len(pages), self.CHUNK)]
+        return _Derivation(entries, [(chunk, self._submit(chunk)) for chunk in chunks])
 
     def close(self) -> None:
         if self._pool is not None:
@@ -358,6 +374,7 @@ def summarize(
     if batch_size < 1:
         raise UsageError("--batch-size must be at least 1")
     started, started_cpu = time.monotonic(), time.process_time()
+    local_cpu = 0.0  # CPU seconds this process spent deriving
     report = SummarizeReport(crawl_dbs=[str(p) for p in crawl_dbs], summary_db=str(summary_db))
     with ExitStack() as stack:
         readers: list[CrawlReader] = []
@@ -385,13 +402,13 @@ def summarize(
                 following = reader.read_batch(entries[-1].entry_id, batch_size, BATCH_MAX_BYTES)
                 upcoming = deriver.submit(following) if following else None
                 _integrate_batch(store, source_id, mark, current, report)
+                local_cpu += current.local_cpu
                 mark = entries[-1].entry_id
                 report.batches += 1
                 bar.advance(len(entries))
                 current = upcoming
     report.elapsed_s = time.monotonic() - started
-    in_process = report.derive_cpu_s if deriver.in_process else 0.0
-    report.write_cpu_s = time.process_time() - started_cpu - in_process
+    report.write_cpu_s = time.process_time() - started_cpu - local_cpu
     return report
 
 
