@@ -53,3 +53,44 @@ def test_wrong_database_kind_is_one_line(tmp_path: Path) -> None:
     result = run_unob("status", "--db", str(junk))
     assert result.returncode == 1
     assert result.stderr.strip() == f"unob: error: {junk}: not an SQLite database"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("sql", "SELECT 1; DELETE FROM url", "--db", "{dir}/crawl.db"), "one SQL statement"),
+        (("search", "", "--summary-db", "{dir}/summary.db"), "QUERY is empty"),
+        (("crawl", "--db", "{dir}/new.db"), "no seed URLs given"),
+        (("demo", "--output", "{dir}/crawl.db"), "exists and is not a directory"),
+    ],
+)
+def test_refusals_are_one_line_and_change_nothing(
+    demo_dir: Path, args: tuple[str, ...], message: str
+) -> None:
+    before = {p.name: p.read_bytes() for p in demo_dir.glob("*.db")}
+    result = run_unob(*(a.format(dir=demo_dir) for a in args))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert not (demo_dir / "new.db").exists()
+    assert {p.name: p.read_bytes() for p in demo_dir.glob("*.db")} == before
+
+
+def test_search_query_may_start_with_an_exclusion(demo_dir: Path) -> None:
+    result = run_unob(
+        "search", '-"tide pools"', "night", "train", "--summary-db", str(demo_dir / "summary.db")
+    )
+    assert result.returncode == 0, result.stderr
+    assert "night-trains.html" in result.stdout and "tide-pools" not in result.stdout
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The README's main job, `unob demo`, run once: crawl, summarize, export, search."""
+    out = tmp_path_factory.mktemp("demo")
+    result = run_unob("demo", "--output", str(out), "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert "The slow return of the night train" in result.stdout
+    for fmt in ("parquet", "csv", "jsonl", "spideriment", "algolia"):
+        assert any((out / f"export-{fmt}").iterdir()), fmt
+    assert (out / "export-parquet" / "manifest.json").exists()
+    return out

@@ -264,12 +264,14 @@ def sql(
     run_sql(resolve_db(db), query, fmt, sys.stdout)
 
 
-@app.command()
+# ignore_unknown_options: a query may start with -"phrase" (an exclusion), which
+# the option parser would otherwise take for an unknown option.
+@app.command(context_settings={"ignore_unknown_options": True})
 def search(
-    query: Annotated[
-        str,
+    query_words: Annotated[
+        list[str],
         typer.Argument(
-            metavar="QUERY",
+            metavar="QUERY...",
             help='Words, "exact phrases", -"excluded phrases", site:HOST, host:HOST.',
         ),
     ],
@@ -288,6 +290,9 @@ def search(
     from unob.query import search as run_search
     from unob.query.render import render_results
 
+    query = " ".join(query_words)
+    if not query.strip():
+        raise UsageError("QUERY is empty: give words or phrases to search for")
     render_results(run_search(summary_db, query, limit=limit, site=site), sys.stdout)
 
 

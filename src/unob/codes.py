@@ -75,7 +75,9 @@ _EXIT_MEANINGS: dict[ExitCode, str] = {
     ExitCode.ERROR_READING_RESPONSE: "the answer broke off or could not be read",
     ExitCode.ROBOTS_DISALLOWED: "robots.txt disallows this URL for our user agent",
     ExitCode.TOO_LARGE: "body larger than the size cap; nothing stored",
-    ExitCode.BAD_CONTENT_ENCODING: "Content-Encoding unknown or its data corrupt (a bomb is too_large)",
+    ExitCode.BAD_CONTENT_ENCODING: (
+        "Content-Encoding unknown or its data corrupt (a bomb is too_large)"
+    ),
     ExitCode.ORIGIN_GAVE_UP: "not requested: the origin ran out of patience in this run",
     ExitCode.NOINDEX: "stored, but the page asks not to be indexed (meta robots / X-Robots-Tag)",
     ExitCode.ROBOTS_UNAVAILABLE: "not requested: robots.txt answered 5xx or was unreachable",

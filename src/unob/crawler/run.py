@@ -97,6 +97,11 @@ def run_crawl(
     database problems; failures of single URLs are entries in the database.
     """
     mapping = parse_resolve_specs(resolve)
+    if not settings.seeds and not Path(db_path).exists():
+        # Checked before the store creates the file: a refused command leaves nothing behind.
+        raise UsageError(
+            f"no seed URLs given and {db_path} does not exist: give at least one SEED_URL"
+        )
     store = CrawlStore(Path(db_path))
     store.open()
     try:

@@ -12,6 +12,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from unob.errors import UsageError
+
 DEMO_FORMATS = ("parquet", "csv", "jsonl", "spideriment", "algolia")
 DEMO_QUERIES = ("night train", "tide pools", '"polite crawler"')
 
@@ -26,6 +28,8 @@ def run_demo(output: Path, *, echo: Callable[[str], None] = print, progress: boo
     from unob.summarizer import render_report as render_summary
     from unob.summarizer import summarize
 
+    if output.exists() and not output.is_dir():
+        raise UsageError(f"--output {output}: exists and is not a directory")
     output.mkdir(parents=True, exist_ok=True)
     crawl_db, summary_db = output / "crawl.db", output / "summary.db"
     # The demo site listens on a new port each run, so an old crawl DB would

@@ -61,7 +61,11 @@ def run_sql(db: Path, query: str, fmt: str, out: TextIO) -> int:
                 return write_json(columns, batches, out)
             return write_table(columns, batches, out)
         except sqlite3.ProgrammingError as exc:
-            # e.g. "You can only execute one statement at a time."
+            if "one statement" in str(exc):
+                # sqlite3 runs nothing of such a script; say so in our words.
+                raise UsageError(
+                    "refused: give one SQL statement at a time (nothing was run)"
+                ) from exc
             raise UsageError(f"{exc}") from exc
         except sqlite3.Error as exc:
             raise UnobError(f"SQL error: {exc}") from exc
