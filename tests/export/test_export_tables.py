@@ -114,3 +114,40 @@ def test_any_text_survives_every_table_format(
         writer.write(rows)
         writer.close()
         assert read_table(writer.path) == rows, fmt
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    title=any_text.filter(str.strip),
+    description=any_text,
+    content=any_text.filter(str.strip),
+    heading=any_text.filter(str.strip),
+)
+def test_any_text_survives_the_pages_table(
+    tmp_path_factory: pytest.TempPathFactory,
+    title: str,
+    description: str,
+    content: str,
+    heading: str,
+) -> None:
+    # The pages table carries the free text (title, content, headings as JSON):
+    # quotes, commas, newlines, control characters and non-ASCII must all come
+    # back from parquet, csv and jsonl through their ordinary readers.
+    page = make_page(
+        title=title,
+        description=description,
+        headings=(HeadingRef(1, heading, "h"),),
+        text=TextFields(text=content),
+    )
+    row = page_row(page)
+    directory = tmp_path_factory.mktemp("pages-roundtrip")
+    for fmt in TABLE_FORMATS:
+        writer = open_table(fmt, directory, PAGES, f"p_{fmt}")
+        writer.write([row])
+        writer.close()
+        (back,) = read_table(writer.path)
+        assert back == row, fmt
+    assert json.loads(str(row["headings"])) == [{"level": 1, "text": heading}]
+    assert row["title"] == title and row["content"] == content
