@@ -317,24 +317,16 @@ def test_robots_and_image_crawls_are_not_pages(crawl_db: Path, summary_db: Path)
 
 def test_non_html_files_are_file_generations(crawl_db: Path, summary_db: Path) -> None:
     with CrawlDbBuilder(crawl_db) as b:
-        b.add(
-            f"{SITE}/doc.pdf",
-            at=1,
-            body=b"%PDF-1.4",
-            mime="application/pdf",
-            charset=None,
-            exit_code=ExitCode.FILE_OF_UNKNOWN_TYPE,
-            store_body=False,
-        )
-        b.add(
-            f"{SITE}/doc.pdf",
-            at=2,
-            body=b"%PDF-1.4",
-            mime="application/pdf",
-            charset=None,
-            exit_code=ExitCode.FILE_OF_UNKNOWN_TYPE,
-            store_body=False,
-        )
+        for at in (1, 2):
+            b.add(
+                f"{SITE}/doc.pdf",
+                at=at,
+                body=b"%PDF-1.4",
+                mime="application/pdf",
+                charset=None,
+                exit_code=ExitCode.FILE_OF_UNKNOWN_TYPE,
+                store_body=False,
+            )
     report = summarize([crawl_db], summary_db)
     assert (report.generations_created, report.self_duplicates) == (1, 1)
     assert rows(

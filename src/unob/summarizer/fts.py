@@ -66,28 +66,30 @@ def _chunks(ids: Iterable[int]) -> Iterator[Sequence[int]]:
         yield items[start : start + _CHUNK]
 
 
-def index(conn: sqlite3.Connection, generation_ids: Iterable[int]) -> None:
-    """Add generations to the index (those the view shows: open, with text, indexable)."""
+def _from_view(conn: sqlite3.Connection, generation_ids: Iterable[int], command: str) -> None:
+    """Feed the view's rows of these generations to the index, in chunks.
+
+    ``command`` is ``""`` to add them, or ``"'delete', "`` for FTS5's delete
+    command (an external-content table needs the values it indexed).
+    """
+    target = f"{TABLE}, rowid" if command else "rowid"
     for chunk in _chunks(generation_ids):
-        marks = ",".join("?" * len(chunk))
         conn.execute(
-            f"INSERT INTO {TABLE} (rowid, {_COLS}) "
-            f"SELECT entity_generation_id, {_COLS} FROM {SOURCE_VIEW} "
-            f"WHERE entity_generation_id IN ({marks})",
+            f"INSERT INTO {TABLE} ({target}, {_COLS}) "
+            f"SELECT {command}entity_generation_id, {_COLS} FROM {SOURCE_VIEW} "
+            f"WHERE entity_generation_id IN ({','.join('?' * len(chunk))})",
             chunk,
         )
+
+
+def index(conn: sqlite3.Connection, generation_ids: Iterable[int]) -> None:
+    """Add generations to the index (those the view shows: open, with text, indexable)."""
+    _from_view(conn, generation_ids, "")
 
 
 def unindex(conn: sqlite3.Connection, generation_ids: Iterable[int]) -> None:
     """Remove generations from the index; call while they are still open."""
-    for chunk in _chunks(generation_ids):
-        marks = ",".join("?" * len(chunk))
-        conn.execute(
-            f"INSERT INTO {TABLE} ({TABLE}, rowid, {_COLS}) "
-            f"SELECT 'delete', entity_generation_id, {_COLS} FROM {SOURCE_VIEW} "
-            f"WHERE entity_generation_id IN ({marks})",
-            chunk,
-        )
+    _from_view(conn, generation_ids, "'delete', ")
 
 
 def check(conn: sqlite3.Connection) -> bool:

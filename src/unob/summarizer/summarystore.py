@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy import Engine
@@ -31,6 +31,8 @@ from unob.summarizer.document import TextPile
 from unob.summarizer.generations import CurrentDuplicate, DuplicateMember, DuplicatePlan
 
 __all__ = ["OpenRow", "SummaryStore"]
+
+K = TypeVar("K", str, bytes)
 
 _CHUNK = 900  # host parameters per IN list (well under SQLite's limits)
 _URL_CACHE_SIZE = 100_000  # str_url -> url_id entries kept between batches (~15 MB)
@@ -180,69 +182,84 @@ class SummaryStore:
         row = self.conn.execute(f"SELECT max({column}) FROM {table}").fetchone()
         return int(row[0] or 0) + 1
 
-    def _origin_ids_for(self, origins: Iterable[str]) -> dict[str, int]:
-        result: dict[str, int] = {}
-        missing: list[str] = []
-        for origin in origins:
-            known = self._origin_ids.get(origin) or self._pending_origins.get(origin)
+    def _intern(
+        self,
+        table: str,
+        key_column: str,
+        keys: Iterable[K],
+        cached: Callable[[K], int | None],
+        new_rows: Callable[[list[tuple[int, K]]], list[tuple[Any, ...]]],
+        columns: Sequence[str],
+    ) -> dict[K, int]:
+        """``key -> id`` of rows keyed by a unique column, inserting the missing ones.
+
+        ``cached`` answers from memory where it can; one ``IN`` query per chunk
+        finds stored keys; the rest get new ids (``max(id) + 1``, in key order,
+        safe under the write lock) and are inserted with ``new_rows``' rows,
+        whose first two columns are the id and the key.
+        """
+        id_column = f"{table}_id"
+        result: dict[K, int] = {}
+        missing: list[K] = []
+        for key in set(keys):
+            known = cached(key)
             if known is not None:
-                result[origin] = known
+                result[key] = known
             else:
-                missing.append(origin)
+                missing.append(key)
         for chunk in _chunks(missing):
-            for origin_id, str_origin in self.conn.execute(
-                "SELECT origin_id, str_origin FROM origin "
-                f"WHERE str_origin IN ({_marks(len(chunk))})",
+            for row_id, key in self.conn.execute(
+                f"SELECT {id_column}, {key_column} FROM {table} "
+                f"WHERE {key_column} IN ({_marks(len(chunk))})",
                 chunk,
             ):
-                result[str_origin] = origin_id
-                self._pending_origins[str_origin] = origin_id
-        new = [o for o in missing if o not in result]
+                result[key] = row_id
+        new = sorted(k for k in missing if k not in result)
         if new:
-            next_id = self._next_id("origin", "origin_id")
-            rows = []
-            for offset, str_origin in enumerate(new):
-                parts = urlsplit(str_origin)
-                origin_id = next_id + offset
-                rows.append((origin_id, parts.scheme, parts.hostname or "", parts.port, str_origin))
-                result[str_origin] = origin_id
-                self._pending_origins[str_origin] = origin_id
+            next_id = self._next_id(table, id_column)
+            numbered = [(next_id + offset, key) for offset, key in enumerate(new)]
+            result.update((key, row_id) for row_id, key in numbered)
             self.conn.executemany(
-                "INSERT INTO origin (origin_id, scheme, host, port, str_origin) "
-                "VALUES (?, ?, ?, ?, ?)",
-                rows,
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({_marks(len(columns))})",
+                new_rows(numbered),
             )
+        return result
+
+    def _origin_ids_for(self, origins: Iterable[str]) -> dict[str, int]:
+        def rows(numbered: list[tuple[int, str]]) -> list[tuple[Any, ...]]:
+            out = []
+            for origin_id, str_origin in numbered:
+                parts = urlsplit(str_origin)
+                out.append((origin_id, str_origin, parts.scheme, parts.hostname or "", parts.port))
+            return out
+
+        result = self._intern(
+            "origin",
+            "str_origin",
+            origins,
+            lambda key: self._origin_ids.get(key) or self._pending_origins.get(key),
+            rows,
+            ("origin_id", "str_origin", "scheme", "host", "port"),
+        )
+        self._pending_origins.update(result)
         return result
 
     def url_ids(self, urls: Iterable[str]) -> dict[str, int]:
         """``str_url -> url_id`` for canonical URLs, inserting the missing ones."""
-        result: dict[str, int] = {}
-        missing: list[str] = []
-        for url in set(urls):
-            known = self._url_ids.get(url) or self._pending_urls.get(url)
-            if known is not None:
-                result[url] = known
-            else:
-                missing.append(url)
-        for chunk in _chunks(missing):
-            for url_id, str_url in self.conn.execute(
-                f"SELECT url_id, str_url FROM url WHERE str_url IN ({_marks(len(chunk))})", chunk
-            ):
-                result[str_url] = url_id
-                self._pending_urls[str_url] = url_id
-        new = sorted(u for u in missing if u not in result)
-        if new:
-            origins = self._origin_ids_for({origin_of_canonical(u) for u in new})
-            next_id = self._next_id("url", "url_id")
-            rows = []
-            for offset, str_url in enumerate(new):
-                url_id = next_id + offset
-                rows.append((url_id, origins[origin_of_canonical(str_url)], str_url))
-                result[str_url] = url_id
-                self._pending_urls[str_url] = url_id
-            self.conn.executemany(
-                "INSERT INTO url (url_id, origin_id, str_url) VALUES (?, ?, ?)", rows
-            )
+
+        def rows(numbered: list[tuple[int, str]]) -> list[tuple[Any, ...]]:
+            origins = self._origin_ids_for({origin_of_canonical(u) for _, u in numbered})
+            return [(i, u, origins[origin_of_canonical(u)]) for i, u in numbered]
+
+        result = self._intern(
+            "url",
+            "str_url",
+            urls,
+            lambda key: self._url_ids.get(key) or self._pending_urls.get(key),
+            rows,
+            ("url_id", "str_url", "origin_id"),
+        )
+        self._pending_urls.update(result)
         return result
 
     def open_generations(self, url_ids: Iterable[int]) -> dict[int, OpenRow]:
@@ -261,40 +278,39 @@ class SummaryStore:
 
     def text_pile_ids(self, piles: dict[bytes, TextPile]) -> dict[bytes, int]:
         """``digest -> text_pile_id``, storing the piles not stored yet (once per digest)."""
-        result: dict[bytes, int] = {}
-        digests = sorted(piles)
-        for chunk in _chunks(digests):
-            for pile_id, digest in self.conn.execute(
-                "SELECT text_pile_id, digest FROM text_pile "
-                f"WHERE digest IN ({_marks(len(chunk))})",
-                chunk,
-            ):
-                result[bytes(digest)] = pile_id
-        new = [d for d in digests if d not in result]
-        if new:
-            next_id = self._next_id("text_pile", "text_pile_id")
-            rows = []
-            for offset, digest in enumerate(new):
-                pile = piles[digest]
-                result[digest] = next_id + offset
-                rows.append(
-                    (
-                        next_id + offset,
-                        digest,
-                        pile.text,
-                        pile.secondary_text,
-                        pile.big_headlines,
-                        pile.small_headlines,
-                        pile.code_text,
-                        pile.quote_text,
-                    )
+
+        def rows(numbered: list[tuple[int, bytes]]) -> list[tuple[Any, ...]]:
+            return [
+                (
+                    pile_id,
+                    digest,
+                    piles[digest].text,
+                    piles[digest].secondary_text,
+                    piles[digest].big_headlines,
+                    piles[digest].small_headlines,
+                    piles[digest].code_text,
+                    piles[digest].quote_text,
                 )
-            self.conn.executemany(
-                "INSERT INTO text_pile (text_pile_id, digest, text, secondary_text, big_headlines,"
-                " small_headlines, code_text, quote_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-        return result
+                for pile_id, digest in numbered
+            ]
+
+        return self._intern(
+            "text_pile",
+            "digest",
+            piles,
+            lambda _: None,
+            rows,
+            (
+                "text_pile_id",
+                "digest",
+                "text",
+                "secondary_text",
+                "big_headlines",
+                "small_headlines",
+                "code_text",
+                "quote_text",
+            ),
+        )
 
     def next_generation_id(self) -> int:
         return self._next_id("entity_generation", "entity_generation_id")
