@@ -6,7 +6,7 @@ Usage::
                                          [--docs DIR]
 
 * Quality: the 181 pages of the article extraction benchmark
-  (shared/data/article-extraction-benchmark), ``text_pile.text`` against the
+  (tests/data/article-extraction-benchmark), ``text_pile.text`` against the
   hand-checked article body, scored by bench/extraction_score.py.
 * Speed: the whole derive_html (charset, parse, walk, links, metadata) per
   page, as CPU time of this process (``time.process_time``) and as wall
@@ -42,7 +42,7 @@ from unob.summarizer.charset import to_utf8
 from unob.summarizer.extract import derive_html
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = REPO.parent / "shared" / "data" / "article-extraction-benchmark"
+DEFAULT_DATA = REPO / "tests" / "data" / "article-extraction-benchmark"
 
 
 def load_pages(data: Path) -> list[tuple[str, str, bytes, str]]:
