@@ -21,7 +21,7 @@ from alembic.autogenerate import produce_migrations, render_python_code
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from unob.db import alembic_config, make_engine
+from unob.db import alembic_config, make_engine, managed_only
 
 
 def main(kind: str) -> None:
@@ -31,7 +31,9 @@ def main(kind: str) -> None:
         with engine.begin() as conn:
             if ScriptDirectory.from_config(alembic_config(kind)).get_current_head():
                 command.upgrade(alembic_config(kind, conn), "head")
-            context = MigrationContext.configure(conn, opts={"render_as_batch": True})
+            context = MigrationContext.configure(
+                conn, opts={"render_as_batch": True, "include_object": managed_only}
+            )
             ops = produce_migrations(context, metadata)
         engine.dispose()
     for name, part in (("upgrade", ops.upgrade_ops), ("downgrade", ops.downgrade_ops)):

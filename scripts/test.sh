@@ -11,8 +11,8 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -U pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 echo "== ruff"
-.venv/bin/ruff check src tests bench
-.venv/bin/ruff format --check src tests bench
+.venv/bin/ruff check src tests bench scripts
+.venv/bin/ruff format --check src tests bench scripts
 echo "== mypy"
 .venv/bin/mypy
 echo "== pytest"

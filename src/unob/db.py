@@ -87,6 +87,17 @@ def head_revision(kind: str) -> str:
     return head
 
 
+def managed_only(
+    _obj: object, _name: str | None, type_: str, reflected: bool, compare_to: object
+) -> bool:
+    """Alembic ``include_object``: leave alone tables the schema modules do not declare.
+
+    Those are the FTS5 virtual table and its shadow tables, created with raw
+    SQL in the migrations; without this filter autogenerate proposes dropping them.
+    """
+    return not (type_ == "table" and reflected and compare_to is None)
+
+
 def run_migrations_env(metadata: MetaData) -> None:
     """Body of each migrations ``env.py``: run on the connection unob passes in."""
     from alembic import context
@@ -98,7 +109,12 @@ def run_migrations_env(metadata: MetaData) -> None:
     # Batch mode renames the copy into place, which SQLite refuses while a view
     # names the table ("error in view ...") unless the legacy rename is on.
     connection.exec_driver_sql("PRAGMA legacy_alter_table=ON")
-    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+    context.configure(
+        connection=connection,
+        target_metadata=metadata,
+        render_as_batch=True,
+        include_object=managed_only,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
