@@ -325,3 +325,45 @@ class SyntheticSite:
             last=data["last"],
             hosts_touched=int(data["hosts_touched"]),
         )
+
+
+def crawl_python3_doc(db: Path, unob: str, *, images: bool, work: Path) -> Path:
+    """Crawl python3-doc from nginx on 127.0.0.1 into ``db`` with ``unob crawl``, once.
+
+    The crawl goes to a temporary file renamed at the end, so an interrupted
+    run is never mistaken for a finished one; an existing ``db`` is reused.
+    Shared by the benches that need a real crawl DB (summarize, export, search).
+    """
+    if db.exists():
+        return db
+    root = ensure_python3_doc_site()
+    tmp = db.with_name(db.name + ".partial")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+    with NginxSite(root, work / "nginx") as site:
+        done = subprocess.run(
+            [
+                unob,
+                "crawl",
+                site.base_url,
+                "--db",
+                str(tmp),
+                "--delay-ms",
+                "0",
+                "--concurrency",
+                "16",
+                "--per-origin-concurrency",
+                "16",
+                "--images" if images else "--no-images",
+                "--quiet",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
+    if done.returncode != 0:
+        raise BenchError(f"unob crawl failed: {done.stderr.strip()[-300:]}")
+    for suffix in ("-wal", "-shm"):
+        Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+    tmp.rename(db)
+    return db

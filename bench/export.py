@@ -200,33 +200,14 @@ def build_synthetic(pages: int, directory: Path) -> tuple[Path, Path]:
 
 def build_python_doc(directory: Path) -> tuple[Path, Path]:
     """Crawl python3-doc (with images) and summarize it, once."""
-    from _sites import NginxSite, ensure_python3_doc_site
+    from _sites import crawl_python3_doc
 
     marker = directory / "complete"
     summary_db, crawl_db = directory / "summary.db", directory / "crawl.db"
     if _cached(directory, marker):
         return summary_db, crawl_db
     unob = str(ROOT / ".venv" / "bin" / "unob")
-    root = ensure_python3_doc_site()
-    with NginxSite(root, directory / "nginx") as site:
-        subprocess.run(
-            [
-                unob,
-                "crawl",
-                site.base_url,
-                "--db",
-                str(crawl_db),
-                "--delay-ms",
-                "0",
-                "--concurrency",
-                "16",
-                "--per-origin-concurrency",
-                "16",
-                "--images",
-                "--quiet",
-            ],
-            check=True,
-        )
+    crawl_python3_doc(crawl_db, unob, images=True, work=directory)
     subprocess.run(
         [
             unob,

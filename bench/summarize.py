@@ -37,7 +37,6 @@ import json
 import os
 import random
 import sqlite3
-import subprocess
 import sys
 import time
 import uuid
@@ -47,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from _measure import MB, Measured, Sample, require_success, run_measured
-from _sites import WORK_DIR, BenchError, NginxSite, ensure_python3_doc_site
+from _sites import WORK_DIR, BenchError, crawl_python3_doc, ensure_python3_doc_site
 from _synthetic import SiteShape, page_links, page_path, render_page
 
 REPO = Path(__file__).resolve().parents[1]
@@ -240,40 +239,9 @@ def doc_crawl_db_from_files(root: Path) -> Path:
 
 def doc_crawl_db_by_crawling(root: Path, unob: str) -> Path:
     """python3-doc crawled by ``unob crawl`` from nginx on 127.0.0.1; cached."""
-    path = WORK / "python3-doc.crawl.db"
-    if path.exists():
-        return path
-    with NginxSite(root, WORK / "nginx") as site:
-        log(f"  crawling python3-doc with unob crawl from {site.base_url} ...")
-        tmp = WORK / "python3-doc.partial.db"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{tmp}{suffix}").unlink(missing_ok=True)
-        done = subprocess.run(
-            [
-                unob,
-                "crawl",
-                site.base_url,
-                "--db",
-                str(tmp),
-                "--delay-ms",
-                "0",
-                "--concurrency",
-                "16",
-                "--per-origin-concurrency",
-                "16",
-                "--no-images",
-                "--quiet",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=1800,
-        )
-        if done.returncode != 0:
-            raise BenchError(f"unob crawl failed: {done.stderr.strip()[-300:]}")
-    for suffix in ("-wal", "-shm"):
-        Path(f"{tmp}{suffix}").unlink(missing_ok=True)
-    tmp.rename(path)
-    return path
+    del root  # the shared helper finds (or installs) the site itself
+    log("  crawling python3-doc with unob crawl (cached after the first run) ...")
+    return crawl_python3_doc(WORK / "python3-doc.crawl.db", unob, images=False, work=WORK)
 
 
 # ---------------------------------------------------------------- measuring
