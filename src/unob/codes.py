@@ -12,7 +12,17 @@ from __future__ import annotations
 from enum import IntEnum
 
 
-class ExitCode(IntEnum):
+class _Coded(IntEnum):
+    """An enumeration whose members have a one-line meaning (in :data:`MEANINGS`)."""
+
+    @property
+    def meaning(self) -> str:
+        # Keyed by class first: IntEnum members of different enums with the
+        # same number are equal (CrawlType.FILE_CRAWL == SchedulingReason.MANUAL).
+        return MEANINGS[type(self)][self]
+
+
+class ExitCode(_Coded):
     """What happened when a URL was crawled (``crawl_log_entry.exit_code``)."""
 
     DATABASE_ERROR = -3
@@ -40,10 +50,6 @@ class ExitCode(IntEnum):
     ROBOTS_UNAVAILABLE = 115
 
     @property
-    def meaning(self) -> str:
-        return _EXIT_MEANINGS[self]
-
-    @property
     def is_contentful(self) -> bool:
         """True when the crawl produced content or a redirect (a 'contentful' crawl)."""
         return self in (
@@ -56,7 +62,7 @@ class ExitCode(IntEnum):
         )
 
 
-_EXIT_MEANINGS: dict[ExitCode, str] = {
+_EXITCODE_MEANINGS: dict[_Coded, str] = {
     ExitCode.DATABASE_ERROR: "crawl not finished because of a database error",
     ExitCode.CANCELLED: "cancelled mid-way (Ctrl-C); nothing was stored",
     ExitCode.FILE_INGESTED: "file crawled and its content stored",
@@ -84,7 +90,7 @@ _EXIT_MEANINGS: dict[ExitCode, str] = {
 }
 
 
-class CrawlType(IntEnum):
+class CrawlType(_Coded):
     """Why a request was made (``crawl_log_entry.crawl_type``)."""
 
     FILE_CRAWL = 0
@@ -92,17 +98,16 @@ class CrawlType(IntEnum):
     METADATA_CRAWL = 2
     IMAGE_CRAWL = 10
 
-    @property
-    def meaning(self) -> str:
-        return {
-            CrawlType.FILE_CRAWL: "general-purpose crawl of a page for indexing",
-            CrawlType.ROBOTSTXT_FETCH: "the agent downloaded an origin's robots.txt",
-            CrawlType.METADATA_CRAWL: "HEAD-like check, no content indexed",
-            CrawlType.IMAGE_CRAWL: "an image referenced by a crawled page (--images)",
-        }[self]
+
+_CRAWLTYPE_MEANINGS: dict[_Coded, str] = {
+    CrawlType.FILE_CRAWL: "general-purpose crawl of a page for indexing",
+    CrawlType.ROBOTSTXT_FETCH: "the agent downloaded an origin's robots.txt",
+    CrawlType.METADATA_CRAWL: "HEAD-like check, no content indexed",
+    CrawlType.IMAGE_CRAWL: "an image referenced by a crawled page (--images)",
+}
 
 
-class SchedulingReason(IntEnum):
+class SchedulingReason(_Coded):
     """Why a URL was due (``crawl_log_entry.scheduling_reason``)."""
 
     MANUAL = 0
@@ -111,18 +116,17 @@ class SchedulingReason(IntEnum):
     FEED = 3
     FLUKE_RETRY = 4
 
-    @property
-    def meaning(self) -> str:
-        return {
-            SchedulingReason.MANUAL: "a seed given by the user",
-            SchedulingReason.EXPLORE: "a link found on a crawled page",
-            SchedulingReason.RECRAWL: "a known URL whose recrawl interval has passed",
-            SchedulingReason.FEED: "an update announced through a feed",
-            SchedulingReason.FLUKE_RETRY: "retry after a failure outside anyone's control",
-        }[self]
+
+_SCHEDULINGREASON_MEANINGS: dict[_Coded, str] = {
+    SchedulingReason.MANUAL: "a seed given by the user",
+    SchedulingReason.EXPLORE: "a link found on a crawled page",
+    SchedulingReason.RECRAWL: "a known URL whose recrawl interval has passed",
+    SchedulingReason.FEED: "an update announced through a feed",
+    SchedulingReason.FLUKE_RETRY: "retry after a failure outside anyone's control",
+}
 
 
-class InformationSource(IntEnum):
+class InformationSource(_Coded):
     """Where a redirect was signalled (``redirect.information_source``)."""
 
     UNKNOWN = 0
@@ -131,16 +135,22 @@ class InformationSource(IntEnum):
     FILE_BODY = 3
     SUMMARY = 4
 
-    @property
-    def meaning(self) -> str:
-        return {
-            InformationSource.UNKNOWN: "unknown",
-            InformationSource.RESPONSE_HEADER: "HTTP Location header",
-            InformationSource.FILE_METADATA: "file-system or archive metadata",
-            InformationSource.FILE_BODY: "the document itself (meta refresh)",
-            InformationSource.SUMMARY: "derived by the summarizer",
-        }[self]
 
+_INFORMATIONSOURCE_MEANINGS: dict[_Coded, str] = {
+    InformationSource.UNKNOWN: "unknown",
+    InformationSource.RESPONSE_HEADER: "HTTP Location header",
+    InformationSource.FILE_METADATA: "file-system or archive metadata",
+    InformationSource.FILE_BODY: "the document itself (meta refresh)",
+    InformationSource.SUMMARY: "derived by the summarizer",
+}
+
+
+MEANINGS: dict[type[_Coded], dict[_Coded, str]] = {
+    ExitCode: _EXITCODE_MEANINGS,
+    CrawlType: _CRAWLTYPE_MEANINGS,
+    SchedulingReason: _SCHEDULINGREASON_MEANINGS,
+    InformationSource: _INFORMATIONSOURCE_MEANINGS,
+}
 
 LOOKUP_TABLES: dict[str, type[ExitCode | CrawlType | SchedulingReason | InformationSource]] = {
     "exit_code": ExitCode,
