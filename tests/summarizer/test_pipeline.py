@@ -468,3 +468,41 @@ def test_batches_also_end_at_a_byte_budget(
     cut = summarize([crawl_db], small)
     assert (whole.batches, cut.batches) == (1, 6)  # every page is over 1000 bytes
     assert semantic(small) == semantic(summary_db)
+
+
+def test_link_rows_bind_plain_ints() -> None:
+    # sqlite3 binds an exact int directly but sends a bool through its adapter
+    # lookup, which doubled the cost of each link_summary row.
+    from unob.summarizer.extract import derive_html
+    from unob.summarizer.observe import LINK_COLUMNS, page_content
+
+    derived = derive_html(page("T", "text", links=("/a", "https://x.test/b")), f"{SITE}/p")
+    content = page_content(derived, derived.text_pile.digest())
+    flags = LINK_COLUMNS.index("rel") + 1
+    assert len(content.links) == 3
+    for row in content.links:
+        assert {type(v) for v in row[flags:]} == {int}
+    by_url = {row[0]: dict(zip(LINK_COLUMNS[1:], row[1:], strict=True)) for row in content.links}
+    assert by_url[f"{SITE}/"]["in_nav"] == 1 and by_url[f"{SITE}/"]["in_main"] == 0
+    assert by_url["https://x.test/b"]["locality"] == "out"
+
+
+def test_derivation_tasks_end_at_a_byte_budget(crawl_db: Path) -> None:
+    from unob.summarizer.crawlread import CrawlReader
+    from unob.summarizer.pipeline import _Deriver
+
+    with CrawlDbBuilder(crawl_db) as b:
+        for i in range(7):
+            b.add(f"{SITE}/{i}", at=i, body=page(f"P{i}", "word " * 400))
+    reader = CrawlReader(crawl_db)
+    try:
+        entries = reader.read_batch(0, 100)
+    finally:
+        reader.close()
+    deriver = _Deriver(0)
+    deriver.CHUNK_BYTES = 4000  # each page is about 2,200 bytes: two pages a task
+    derivation = deriver.submit(entries)
+    sizes = [len(pages) for pages, _ in derivation._chunks]
+    assert sizes == [2, 2, 2, 1]
+    observed, _ = derivation.result()
+    assert [o.entry.url for o in observed] == [f"{SITE}/{i}" for i in range(7)]

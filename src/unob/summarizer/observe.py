@@ -43,7 +43,7 @@ import xxhash
 
 from unob.codes import ExitCode
 from unob.summarizer.crawlentry import CrawlEntry
-from unob.summarizer.document import LINK_FLAG_NAMES, Derived, TextPile
+from unob.summarizer.document import LINK_FLAG_NAMES, Derived, Link, TextPile
 from unob.summarizer.extract import derive_html
 from unob.summarizer.generations import Outcome
 
@@ -108,6 +108,26 @@ LINK_COLUMNS = (
 # One C-level call per link (a page can have thousands of links).
 _link_head = attrgetter("to_url", "to_fragment", "text", "kind", "locality")
 _link_flags = attrgetter(*_LINK_FLAGS)
+_flag_key = attrgetter("location", "rel", "contains_heading", "in_main_content")
+_flag_rows: dict[tuple[Any, ...], tuple[int, ...]] = {}
+
+
+def _flag_values(link: Link) -> tuple[int, ...]:
+    """The link's flag columns as 0/1 ints, cached by what they follow from.
+
+    A page's links share a few dozen combinations of location, rel and the
+    two booleans, so most links cost one dict lookup instead of 24 property
+    calls.  Ints, not bools: sqlite3 binds an exact int directly but sends a
+    bool through its adapter lookup, which doubled the cost of inserting a
+    link_summary row (19 µs instead of 7 µs, measured on python3-doc).
+    """
+    key = _flag_key(link)
+    row = _flag_rows.get(key)
+    if row is None:
+        if len(_flag_rows) > 4096:
+            _flag_rows.clear()
+        row = _flag_rows[key] = tuple(int(v) for v in _link_flags(link))
+    return row
 
 
 @dataclass(slots=True)
@@ -217,7 +237,7 @@ def page_content(derived: Derived, digest: bytes) -> PageContent:
         headings=[(i, h.level, h.text, h.anchor) for i, h in enumerate(derived.headings)],
         images=[(i, m.src, m.alt, m.width, m.height) for i, m in enumerate(derived.images)],
         links=[
-            (*_link_head(link), " ".join(link.rel) or None, *_link_flags(link))
+            (*_link_head(link), " ".join(link.rel) or None, *_flag_values(link))
             for link in derived.links
         ],
     )
