@@ -4,10 +4,6 @@
 # Everything lands in ./demo-output (SQLite databases and the exports).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-    "$PY" -m venv .venv
-fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -U pip
-.venv/bin/python -m pip install -q --disable-pip-version-check -e .
+source scripts/_install.sh
+install_unob ""
 exec .venv/bin/unob demo --output demo-output "$@"

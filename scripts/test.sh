@@ -4,15 +4,11 @@
 # .ci/run runs on a clean clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-    "$PY" -m venv .venv
-fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -U pip
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+source scripts/_install.sh
+install_unob "[dev]"
 echo "== ruff"
-.venv/bin/ruff check src tests bench scripts
-.venv/bin/ruff format --check src tests bench scripts
+.venv/bin/ruff check src tests bench scripts setup.py
+.venv/bin/ruff format --check src tests bench scripts setup.py
 echo "== mypy"
 .venv/bin/mypy
 echo "== pytest"

@@ -6,4 +6,10 @@ phase (:mod:`unob.summarizer`) turns it into a summary database; exports
 phases never import each other: they meet only in the databases.
 """
 
+from unob.native import use_sources
+
 __version__ = "0.1.0"
+
+# Before any compiled module is imported: stale or unwanted compiled modules
+# give way to their sources (see unob.native).
+use_sources()

@@ -65,7 +65,7 @@ from unob.summarizer.document import (
 )
 
 #: Subtrees whose text is never visible or never content.
-SKIP_TAGS = frozenset(
+SKIP_TAGS: frozenset[str] = frozenset(
     {
         "script",
         "style",
@@ -99,7 +99,7 @@ SKIP_TAGS = frozenset(
 #: Elements that do not break a line of text.  Everything else (including
 #: unknown custom elements) is treated as a block, so that the text of two
 #: sibling blocks never runs together into one word.
-INLINE_TAGS = frozenset(
+INLINE_TAGS: frozenset[str] = frozenset(
     {
         "a",
         "abbr",
@@ -149,7 +149,7 @@ INLINE_TAGS = frozenset(
     }
 )
 
-HEADING_LEVEL = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+HEADING_LEVEL: dict[str, int] = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 
 #: Blocks that hold running text: their text scores for main content.
 PARAGRAPH_TAGS = frozenset({"p", "pre", "blockquote", "td", "dd", "li", "div", "section"})
@@ -179,7 +179,7 @@ TAG_BASE_SCORE = {
 # imported at the top of this module.
 
 #: Tag -> location bit it sets for its whole subtree.
-TAG_LOCATION = {
+TAG_LOCATION: dict[str, int] = {
     "header": IN_HEADER,
     "footer": IN_FOOTER,
     "aside": IN_ASIDE,

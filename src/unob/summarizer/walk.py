@@ -23,6 +23,7 @@ much again; per-page cost is most of
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -290,7 +291,7 @@ class _Walker:
 
     # -- SAX events --------------------------------------------------------
 
-    def start(self, tag: str, attrib: dict[str, str]) -> None:
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None:
         if self.skip:
             self.skip += 1
             return
@@ -476,7 +477,7 @@ class _Walker:
                 w.time_datetimes.append((dt, mask))
         self.stack.append(saved_mask << 5 | kind)
 
-    def _start_special(self, kind: int, tag: str, attrib: dict[str, str]) -> None:
+    def _start_special(self, kind: int, tag: str, attrib: Mapping[str, str]) -> None:
         """Elements whose content is skipped but whose attributes or text count."""
         self.skip = 1
         w = self.w
@@ -607,7 +608,7 @@ def walk(data: bytes) -> Walked:
     return result
 
 
-def _read_img(attrib: dict[str, str], node: int, w: Walked) -> None:
+def _read_img(attrib: Mapping[str, str], node: int, w: Walked) -> None:
     get = attrib.get
     src = get("src")
     if not src or src.startswith("data:"):
@@ -621,7 +622,7 @@ def _read_img(attrib: dict[str, str], node: int, w: Walked) -> None:
         w.images.append(RawImage(src, get("alt"), get("width"), get("height"), node))
 
 
-def _read_meta(attrib: dict[str, str], w: Walked) -> None:
+def _read_meta(attrib: Mapping[str, str], w: Walked) -> None:
     content = attrib.get("content")
     if content is None:
         return

@@ -1,0 +1,123 @@
+"""The summarizer's hot modules, compiled to C by mypyc, and the way back to their sources.
+
+Deriving a page (:func:`unob.summarizer.extract.derive_html`) is per-element
+Python work: an lxml parser-target callback for every start tag, end tag and
+text node.  ``setup.py`` compiles the modules of :data:`COMPILED` with mypyc
+(part of mypy; the code is already typed ``mypy --strict``) when it can,
+which makes that work 25-35% cheaper; see ``docs/summarizer.md``
+("Compiled derivation").  The sources stay the reference: the same ``.py``
+files run when there is no compiler, and a test checks that both give
+identical derivations.
+
+Python imports an extension module in preference to a ``.py`` of the same
+name, so a compiled module older than its source (an editable install after
+``git pull`` or an edit) would silently run old code.  :func:`use_sources`
+therefore imports the sources instead when any compiled module is older
+than its ``.py`` (all of them together: compiled modules call each other
+directly in C, bypassing ``sys.modules``), or when ``UNOB_PURE_PYTHON=1``
+is set.  The check is a few ``stat`` calls at import time.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+#: Modules setup.py compiles.  A compiled class needs compiled bases, so
+#: ``unob.urls`` (whose Resolver linkresolve.Base extends) is in the list.
+COMPILED = (
+    "unob.urls",
+    "unob.summarizer.linkresolve",
+    "unob.summarizer.patterns",
+    "unob.summarizer.walk",
+    "unob.summarizer.textpile",
+    "unob.summarizer.meta",
+    "unob.summarizer.indexiness",
+    "unob.summarizer.extract",
+)
+
+#: Set to 1 to run the summarizer from its ``.py`` sources even when compiled.
+PURE_ENV = "UNOB_PURE_PYTHON"
+
+_PACKAGE_DIR = Path(__file__).parent  # the unob package
+
+
+def _source(name: str) -> Path:
+    """The ``.py`` file of module ``name`` (``unob.x.y`` -> ``unob/x/y.py``)."""
+    return _PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
+
+
+def _extension(name: str) -> Path | None:
+    """The compiled module file of ``name`` next to its source, if any."""
+    source = _source(name)
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = source.with_name(source.stem + suffix)
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def compiled_state() -> str:
+    """``'compiled'``, ``'stale'`` (older than a source), or ``'absent'``."""
+    found = [(name, _extension(name)) for name in COMPILED]
+    if any(ext is None for _, ext in found):
+        return "absent"
+    for name, ext in found:
+        assert ext is not None
+        source = _source(name)
+        if source.exists() and source.stat().st_mtime > ext.stat().st_mtime:
+            return "stale"
+    return "compiled"
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds the ``.py`` source of each of ``names``, ignoring compiled files."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = frozenset(names)
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        return importlib.util.spec_from_file_location(fullname, _source(fullname))
+
+
+def use_sources() -> bool:
+    """Make the :data:`COMPILED` modules import from source if asked or stale.
+
+    Called by the ``unob`` package before any of them is imported.  Returns
+    whether the sources will be used.
+    """
+    if any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        return True
+    state = compiled_state()
+    pure = os.environ.get(PURE_ENV, "") not in ("", "0")
+    if state == "absent" or not (pure or state == "stale"):
+        return state == "absent"
+    if state == "stale" and not pure:
+        warnings.warn(
+            "unob: the compiled summarizer modules are older than their sources; "
+            "running the sources (slower). Reinstall (pip install -e .) to recompile.",
+            stacklevel=2,
+        )
+    sys.meta_path.insert(0, _SourceFinder(COMPILED))
+    return True
+
+
+def running_compiled() -> bool:
+    """Whether the derivation modules in use are the compiled ones."""
+    from unob.summarizer import walk
+
+    return not (walk.__file__ or "").endswith(".py")

@@ -1,0 +1,101 @@
+"""The mypyc-compiled derivation modules behave exactly like their sources (unob.native)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from unob import native
+from unob.summarizer.extract import derive_html
+
+REPO = Path(__file__).resolve().parents[2]
+PAGES = sorted((REPO / "tests" / "data" / "article-extraction-benchmark" / "html").glob("*.gz"))
+FIXTURES = sorted((REPO / "tests" / "summarizer" / "fixtures").glob("*.html*"))
+
+# Derives every page given on the command line and prints one digest per page
+# of everything derive_html returned (the value types are plain dataclasses
+# from unob.summarizer.document, whose repr spells out every field).
+DERIVE_SCRIPT = """
+import gzip, hashlib, sys
+from pathlib import Path
+from unob.native import running_compiled
+from unob.summarizer.extract import derive_html
+print("compiled" if running_compiled() else "sources")
+for name in sys.argv[1:]:
+    data = Path(name).read_bytes()
+    body = gzip.decompress(data) if name.endswith(".gz") else data
+    print(hashlib.sha256(repr(derive_html(body, "https://example.test/page")).encode()).hexdigest())
+"""
+
+
+def _digests(paths: list[Path]) -> list[str]:
+    out = []
+    for path in paths:
+        data = path.read_bytes()
+        body = gzip.decompress(data) if path.name.endswith(".gz") else data
+        derived = derive_html(body, "https://example.test/page")
+        out.append(hashlib.sha256(repr(derived).encode()).hexdigest())
+    return out
+
+
+@pytest.mark.skipif(
+    not native.running_compiled(), reason="unob was installed without compiled modules"
+)
+def test_compiled_and_source_derivations_are_identical() -> None:
+    paths = PAGES + FIXTURES
+    assert len(paths) > 181
+    run = subprocess.run(
+        [sys.executable, "-c", DERIVE_SCRIPT, *map(str, paths)],
+        env={**os.environ, native.PURE_ENV: "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    kind, *from_sources = run.stdout.split()
+    assert kind == "sources"
+    assert _digests(paths) == from_sources
+
+
+def _fake_build(tmp_path: Path, *, newer_source: str | None) -> None:
+    """Sources and compiled files of every COMPILED module under tmp_path, built at 2000."""
+    suffix = native.importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in native.COMPILED:
+        source = tmp_path.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        source.parent.mkdir(exist_ok=True)
+        source.write_text("")
+        ext = source.with_name(source.stem + suffix)
+        ext.write_text("")
+        os.utime(source, (1000, 1000))
+        os.utime(ext, (2000, 2000))
+    if newer_source is not None:
+        os.utime(tmp_path / newer_source, (3000, 3000))
+
+
+def test_compiled_state_sees_missing_and_stale_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(native, "_PACKAGE_DIR", tmp_path)
+    assert native.compiled_state() == "absent"
+    _fake_build(tmp_path, newer_source=None)
+    assert native.compiled_state() == "compiled"
+    _fake_build(tmp_path, newer_source="summarizer/meta.py")  # an edit after the last build
+    assert native.compiled_state() == "stale"
+
+
+def test_a_stale_build_runs_the_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(native, "_PACKAGE_DIR", tmp_path)
+    _fake_build(tmp_path, newer_source="urls.py")
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path])
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    with pytest.warns(UserWarning, match="older than their sources"):
+        assert native.use_sources()
+    finder = sys.meta_path[0]
+    spec = finder.find_spec("unob.summarizer.walk", None)
+    assert spec is not None and spec.origin == str(tmp_path / "summarizer" / "walk.py")
+    assert finder.find_spec("unob.summarizer.pipeline", None) is None
