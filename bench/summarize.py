@@ -9,8 +9,14 @@ process (peak RSS and RSS over time sampled from outside):
   crawl``, the default), or written straight from the files on disk into a
   crawl DB (``--doc-source files``: same pages and URLs, no crawler needed);
 * **synthetic**: ``--pages`` pages (default 50,000) of the 50-host synthetic
-  site of ``_synthetic.py`` (5-20 KB each, 10-20 links), plus 1% redirects and
-  1% 404s, written directly into a crawl DB the way the crawler writes it.
+  site of ``_synthetic.py``, plus 1% redirects and 1% 404s, written directly
+  into a crawl DB the way the crawler writes it.  ``--synthetic-shape news``
+  (the default) renders news-like pages (``_newslike.py``: about 105 KB, 700
+  elements and 130 links a page, within 10% of the medians of 181 real news
+  pages); ``small`` renders the crawl benchmark's pages (``render_page``:
+  5-20 KB of plain paragraphs, 10-20 links), which lxml parses about 3x
+  faster per byte than real markup.  ``--synthetic-shape both`` summarizes both.  Each DB's
+  measured page shape (``_pageshape.py``) is printed with the results.
 
 On the same page bodies, in this process, single-threaded:
 
@@ -25,6 +31,7 @@ trafilatura, peak RSS < 300 MB at 50,000 pages and flat over the run.
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python bench/summarize.py                       # about 10 min
     .venv/bin/python bench/summarize.py --pages 5000 --doc-source files   # quick
+    .venv/bin/python bench/summarize.py --skip-doc --synthetic-shape both
 
 Work files go to bench/.work/summarize/ (crawl DBs are kept and reused).
 """
@@ -33,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import os
 import random
@@ -46,6 +54,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from _measure import MB, Measured, Sample, require_success, run_measured
+from _newslike import render_news_page
+from _pageshape import page_shape, set_shape
 from _sites import WORK_DIR, BenchError, crawl_python3_doc, ensure_python3_doc_site
 from _synthetic import SiteShape, page_links, page_path, render_page
 
@@ -56,6 +66,14 @@ QUARTERS = (0.25, 0.5, 0.75, 1.0)
 TARGET_PARSE_SHARE = 0.40
 TARGET_TRAF_FACTOR = 10.0
 TARGET_RSS_MB = 300.0
+SYNTHETIC_HOSTS = 50
+#: ``--synthetic-shape``: how a synthetic page is rendered, (shape, host, page, port) -> HTML.
+SYNTHETIC_SHAPES: dict[str, Callable[[SiteShape, int, int, int], str]] = {
+    "news": render_news_page,
+    "small": render_page,
+}
+#: Pages of each crawl DB measured for the page-shape line of the report.
+SHAPE_SAMPLE = 500
 
 
 def log(message: str) -> None:
@@ -190,22 +208,41 @@ class CrawlDbWriter:
         self.conn.close()
 
 
-def synthetic_crawl_db(pages: int) -> Path:
-    """A crawl DB of ``pages`` synthetic pages (+1% redirects, +1% 404s); cached."""
-    path = WORK / f"synthetic-{pages}.crawl.db"
+def synthetic_pages(kind: str, pages: int) -> Iterator[tuple[SiteShape, int, int, str, bytes]]:
+    """(site shape, host, page, URL, body) of the ``pages`` pages of a synthetic crawl, in order.
+
+    Hosts take turns, as a polite crawler's output interleaves them.
+    """
+    render = SYNTHETIC_SHAPES[kind]
+    shape = SiteShape(hosts=SYNTHETIC_HOSTS, pages_per_host=-(-pages // SYNTHETIC_HOSTS))
+    for n in range(pages):
+        host, page = n % SYNTHETIC_HOSTS, n // SYNTHETIC_HOSTS
+        url = f"http://{shape.host_name(host)}{page_path(page)}"
+        yield shape, host, page, url, render(shape, host, page, 80).encode()
+
+
+def synthetic_sample(kind: str, pages: int) -> Iterator[bytes]:
+    """The bodies of a ``pages``-page synthetic crawl (``_pageshape.py`` measures them)."""
+    return (body for *_, body in synthetic_pages(kind, pages))
+
+
+def synthetic_crawl_db(kind: str, pages: int) -> Path:
+    """A crawl DB of ``pages`` synthetic pages (+1% redirects, +1% 404s); cached.
+
+    The file name carries the shape, so a DB of another shape is never reused.
+    """
+    path = WORK / f"synthetic-{kind}-{pages}.crawl.db"
     if path.exists():
         return path
-    hosts = 50
-    shape = SiteShape(hosts=hosts, pages_per_host=-(-pages // hosts))
-    log(f"  writing the synthetic crawl DB ({pages} pages) ...")
+    log(f"  writing the synthetic crawl DB ({pages} {kind} pages) ...")
     started = time.monotonic()
-    writer = CrawlDbWriter(path)
+    # Written under a temporary name: an interrupted run must not leave a
+    # half-written DB that the next run would take for the cached one.
+    partial = path.with_suffix(".partial")
+    writer = CrawlDbWriter(partial)
     rng = random.Random(0)
     at = 1_700_000_000
-    for n in range(pages):
-        host, page = n % hosts, n // hosts
-        url = f"http://{shape.host_name(host)}{page_path(page)}"
-        body = render_page(shape, host, page, 80).encode()
+    for n, (shape, host, page, url, body) in enumerate(synthetic_pages(kind, pages)):
         writer.add(url, at + n, status=200, body=body)
         roll = rng.random()
         if roll < 0.01:
@@ -219,8 +256,19 @@ def synthetic_crawl_db(pages: int) -> Path:
         elif roll < 0.02:
             writer.add(f"http://{shape.host_name(host)}/missing/{page}", at + n, status=404)
     writer.close()
+    partial.rename(path)
     log(f"  ... written in {time.monotonic() - started:.0f} s ({path.stat().st_size / MB:.0f} MB)")
     return path
+
+
+def measured_shape(crawl_db: Path) -> str:
+    """Median bytes, elements and links of the DB's first pages: what was summarized."""
+    bodies = (body for _, body in itertools.islice(page_bodies(crawl_db), SHAPE_SAMPLE))
+    s = set_shape(crawl_db.name, map(page_shape, bodies))
+    return (
+        f"{s.bytes / 1000:.0f} KB, {s.elements:.0f} elements, {s.links:.0f} links, "
+        f"{s.text_share:.0%} text"
+    )
 
 
 def doc_crawl_db_from_files(root: Path) -> Path:
@@ -316,6 +364,8 @@ class Result:
     derive_cpu_ms: float = 0.0
     traf_cpu_ms: float = 0.0
     load: str = ""
+    #: Medians of a sample of the pages (``measured_shape``).
+    shape: str = ""
     report: dict[str, object] = field(default_factory=dict)
 
 
@@ -361,6 +411,8 @@ def measure_summarize(name: str, crawl_db: Path, args: argparse.Namespace) -> Re
 def measure_in_process(result: Result, crawl_db: Path, args: argparse.Namespace) -> None:
     """Parse-only, derive-only and trafilatura rates on the same bodies, one core."""
     name = result.name
+    result.shape = measured_shape(crawl_db)
+    log(f"{name}: pages of {result.shape} (medians of {SHAPE_SAMPLE})")
     log(f"{name}: lxml parse only ...")
     _, result.parse_rate, result.parse_cpu_ms = rate(crawl_db, lxml_parse)
     log(f"  {result.parse_rate:.0f} pages/s")
@@ -374,6 +426,10 @@ def measure_in_process(result: Result, crawl_db: Path, args: argparse.Namespace)
             crawl_db, trafilatura_extract, sample
         )
         log(f"  {result.traf_rate:.1f} pages/s")
+
+
+def shape_lines(results: list[Result]) -> str:
+    return "\n".join(f"* {r.name}: {r.shape} a page (medians)" for r in results)
 
 
 def table(results: list[Result]) -> str:
@@ -456,6 +512,12 @@ def main() -> None:
     parser.add_argument("--doc-source", choices=("crawl", "files"), default="crawl")
     parser.add_argument("--traf-sample", type=int, default=2000, help="synthetic pages timed")
     parser.add_argument("--batch-size", type=int, default=500)
+    parser.add_argument(
+        "--synthetic-shape",
+        choices=(*SYNTHETIC_SHAPES, "both"),
+        default="news",
+        help="synthetic pages: news-like (default), the crawl bench's small ones, or both",
+    )
     parser.add_argument("--skip-doc", action="store_true")
     parser.add_argument("--skip-synthetic", action="store_true")
     parser.add_argument("--skip-trafilatura", action="store_true")
@@ -471,7 +533,10 @@ def main() -> None:
             else:
                 dbs.append(("python3-doc", doc_crawl_db_from_files(root)))
         if not args.skip_synthetic:
-            dbs.append((f"synthetic-{args.pages}", synthetic_crawl_db(args.pages)))
+            kinds = SYNTHETIC_SHAPES if args.synthetic_shape == "both" else [args.synthetic_shape]
+            for kind in kinds:
+                name = f"synthetic-{kind}-{args.pages}"
+                dbs.append((name, synthetic_crawl_db(kind, args.pages)))
         # The summarize runs come first: a child forked from this process
         # inherits its RSS as the start of its peak (ru_maxrss survives exec),
         # so it must be forked while this process is still small.
@@ -481,6 +546,8 @@ def main() -> None:
     except BenchError as exc:
         log(f"bench failed: {exc}")
         raise SystemExit(1) from None
+    log("")
+    log(shape_lines(results))
     log("")
     log(table(results))
     log("")
