@@ -6,12 +6,14 @@ migrations run into a temporary database, which is then read back through
 ``foreign_key_list``.  The meaning of each column (and what NULL means)
 comes from the ``comment=`` of its column in :mod:`unob.schema` (tables) and
 from :mod:`unob.query.views` (views and the full-text index).  The CLI page
-is rendered from the typer app's command tree.
+is rendered from the typer app's command tree.  The schema snapshots that
+new databases are created from (``src/unob/schema/snapshots/*.sql``, see
+:func:`unob.db.schema_snapshot`) are generated here too.
 
 Tests render everything again and compare with the checked-in files, so the
 docs cannot drift from the code::
 
-    python -m unob.docgen            # rewrite docs/schema/*.md and docs/cli.md
+    python -m unob.docgen            # rewrite docs/schema/*.md, docs/cli.md, the snapshots
     python -m unob.docgen --check    # exit 1 and name the files that are stale
 """
 
@@ -30,6 +32,7 @@ from typing import Any
 
 from sqlalchemy import MetaData
 
+from unob.db import FTS5_SHADOW_SUFFIXES
 from unob.query.views import VIEW_DOCS, ViewDoc
 
 GENERATED_NOTE = (
@@ -37,7 +40,6 @@ GENERATED_NOTE = (
     "change the source and run it again (a test checks this file is current). -->"
 )
 # FTS5 stores its index in these shadow tables next to a virtual table.
-FTS5_SHADOW_SUFFIXES = ("_data", "_idx", "_content", "_docsize", "_config")
 LOOKUP_COLUMNS = ("code", "name", "meaning")
 # Tables that exist in every database but are not declared in unob.schema.
 BOOKKEEPING_DOCS: dict[str, ViewDoc] = {
@@ -136,7 +138,7 @@ def migrate_into(path: Path, kind: str) -> None:
     """Create a ``kind`` database at ``path`` through the shipped migrations."""
     from unob.db import open_database
 
-    open_database(path, kind).dispose()
+    open_database(path, kind, migrate_new=True).dispose()
 
 
 # --------------------------------------------------------------------------- introspect
@@ -541,6 +543,21 @@ def stale_docs(docs_dir: Path, docs: dict[str, str] | None = None) -> list[Path]
     ]
 
 
+def rendered_snapshots() -> dict[Path, str]:
+    """The schema snapshots new databases are created from (unob.db.SNAPSHOT_DIR)."""
+    from unob.db import SNAPSHOT_DIR, schema_snapshot
+
+    return {SNAPSHOT_DIR / f"{kind}.sql": schema_snapshot(kind) for kind in ("crawl", "summary")}
+
+
+def stale_snapshots() -> list[Path]:
+    return [
+        path
+        for path, text in rendered_snapshots().items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m unob.docgen", description=__doc__.split("\n")[0]
@@ -549,11 +566,14 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only report stale files")
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.check:
-        stale = stale_docs(args.docs)
+        stale = stale_docs(args.docs) + stale_snapshots()
         for path in stale:
             print(f"stale: {path} (run python -m unob.docgen)", file=sys.stderr)
         return 1 if stale else 0
     for path in write_docs(args.docs):
+        print(f"wrote {path}")
+    for path in stale_snapshots():
+        path.write_text(rendered_snapshots()[path], encoding="utf-8")
         print(f"wrote {path}")
     return 0
 

@@ -78,3 +78,34 @@ def test_schema_module_matches_the_migrations(kind: str, tmp_path: Path) -> None
         differences = compare_metadata(context, schema_metadata(kind))
     engine.dispose()
     assert differences == []
+
+
+def _master(path: Path) -> list[tuple[str, str, str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_new_databases_from_the_snapshot_equal_migrated_ones(kind: str, tmp_path: Path) -> None:
+    from unob.db import HEAD_REVISIONS, open_database
+    from unob.docgen import stale_snapshots
+
+    assert stale_snapshots() == []  # else: python -m unob.docgen
+    migrated, snapshot = tmp_path / "migrated.db", tmp_path / "snapshot.db"
+    migrate_into(migrated, kind)
+    open_database(snapshot, kind).dispose()
+    assert _master(snapshot) == _master(migrated)
+    conn = sqlite3.connect(snapshot)
+    try:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (HEAD_REVISIONS[kind],)
+        ]
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
+    open_database(snapshot, kind).dispose()  # reopening needs no migration
