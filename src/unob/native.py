@@ -39,6 +39,7 @@ COMPILED = (
     "unob.summarizer.meta",
     "unob.summarizer.indexiness",
     "unob.summarizer.extract",
+    "unob.summarizer.observe",
 )
 
 #: Set to 1 to run the summarizer from its ``.py`` sources even when compiled.
