@@ -63,16 +63,33 @@ def _extension(name: str) -> Path | None:
     return None
 
 
+def _in_source_tree() -> bool:
+    """Whether unob runs from its repository (an editable install), not an installed copy.
+
+    Only there can a source change after the build; in an installed copy the
+    files' times say only in which order the installer wrote them.
+    """
+    return _PACKAGE_DIR.parent.name == "src" and (_PACKAGE_DIR.parents[1] / "setup.py").exists()
+
+
 def compiled_state() -> str:
-    """``'compiled'``, ``'stale'`` (older than a source), or ``'absent'``."""
+    """``'compiled'``, ``'absent'`` (no compiled module), or ``'stale'``.
+
+    Stale: some compiled modules are missing, or (in a source tree) one is
+    older than its source.
+    """
     found = [(name, _extension(name)) for name in COMPILED]
-    if any(ext is None for _, ext in found):
+    missing = sum(1 for _, ext in found if ext is None)
+    if missing == len(found):
         return "absent"
-    for name, ext in found:
-        assert ext is not None
-        source = _source(name)
-        if source.exists() and source.stat().st_mtime > ext.stat().st_mtime:
-            return "stale"
+    if missing:
+        return "stale"
+    if _in_source_tree():
+        for name, ext in found:
+            assert ext is not None
+            source = _source(name)
+            if source.exists() and source.stat().st_mtime > ext.stat().st_mtime:
+                return "stale"
     return "compiled"
 
 
@@ -113,7 +130,7 @@ def use_sources() -> bool:
         return state == "absent"
     if state == "stale" and not pure:
         warnings.warn(
-            "unob: the compiled summarizer modules are older than their sources; "
+            "unob: the compiled modules are incomplete or older than their sources; "
             "running the sources (slower). Reinstall (pip install -e .) to recompile.",
             stacklevel=2,
         )

@@ -80,22 +80,34 @@ def _fake_build(tmp_path: Path, *, newer_source: str | None) -> None:
 def test_compiled_state_sees_missing_and_stale_builds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(native, "_PACKAGE_DIR", tmp_path)
+    package = tmp_path / "src" / "unob"
+    package.mkdir(parents=True)
+    monkeypatch.setattr(native, "_PACKAGE_DIR", package)
     assert native.compiled_state() == "absent"
-    _fake_build(tmp_path, newer_source=None)
+    _fake_build(package, newer_source=None)
     assert native.compiled_state() == "compiled"
-    _fake_build(tmp_path, newer_source="summarizer/meta.py")  # an edit after the last build
+    _fake_build(package, newer_source="summarizer/meta.py")  # an edit after the last build
+    # Only a source tree (an editable install) can go stale: an installed copy's
+    # file times are just the order in which the installer wrote them.
+    assert native.compiled_state() == "compiled"
+    (tmp_path / "setup.py").write_text("")
+    assert native.compiled_state() == "stale"
+    _fake_build(package, newer_source=None)
+    next(package.glob("summarizer/walk.*[!y]")).unlink()  # one compiled module missing
     assert native.compiled_state() == "stale"
 
 
 def test_a_stale_build_runs_the_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(native, "_PACKAGE_DIR", tmp_path)
-    _fake_build(tmp_path, newer_source="urls.py")
+    package = tmp_path / "src" / "unob"
+    package.mkdir(parents=True)
+    (tmp_path / "setup.py").write_text("")
+    monkeypatch.setattr(native, "_PACKAGE_DIR", package)
+    _fake_build(package, newer_source="urls.py")
     monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path])
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     with pytest.warns(UserWarning, match="older than their sources"):
         assert native.use_sources()
     finder = sys.meta_path[0]
     spec = finder.find_spec("unob.summarizer.walk", None)
-    assert spec is not None and spec.origin == str(tmp_path / "summarizer" / "walk.py")
+    assert spec is not None and spec.origin == str(package / "summarizer" / "walk.py")
     assert finder.find_spec("unob.summarizer.pipeline", None) is None
