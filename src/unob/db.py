@@ -4,8 +4,9 @@ Both databases are plain SQLite files in WAL mode, created and upgraded by
 the Alembic migrations shipped inside the package (``unob/migrations/crawl``
 and ``unob/migrations/summary``).  :func:`open_database` is the one way in:
 
-* a writer (``readonly=False``) creates a missing file, upgrades an older
-  schema to the head revision and records the database's kind;
+* a writer (``readonly=False``) creates a missing file (from the schema
+  snapshot of :data:`SNAPSHOT_DIR`, the migrations' result), upgrades an
+  older schema to the head revision and records the database's kind;
 * a reader (``readonly=True``) opens the file with SQLite's ``mode=ro``, so
   it cannot change it, and requires the head revision;
 * either refuses, with one :class:`~unob.errors.DatabaseError` line, a file
