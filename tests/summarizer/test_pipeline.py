@@ -473,16 +473,22 @@ def test_batches_also_end_at_a_byte_budget(
 def test_link_rows_bind_plain_ints() -> None:
     # sqlite3 binds an exact int directly but sends a bool through its adapter
     # lookup, which doubled the cost of each link_summary row.
+    from unob.summarizer.document import LINK_FLAG_NAMES
     from unob.summarizer.extract import derive_html
-    from unob.summarizer.observe import LINK_COLUMNS, page_content
+    from unob.summarizer.observe import LINK_COLUMNS, link_row, page_content
 
     derived = derive_html(page("T", "text", links=("/a", "https://x.test/b")), f"{SITE}/p")
     content = page_content(derived, derived.text_pile.digest())
-    flags = LINK_COLUMNS.index("rel") + 1
     assert len(content.links) == 3
-    for row in content.links:
-        assert {type(v) for v in row[flags:]} == {int}
-    by_url = {row[0]: dict(zip(LINK_COLUMNS[1:], row[1:], strict=True)) for row in content.links}
+    by_url = {}
+    for position, (link, compact) in enumerate(zip(derived.links, content.links, strict=True)):
+        row = link_row(7, position, 100 + position, compact)
+        assert row[:3] == (7, position, 100 + position)
+        named = dict(zip(LINK_COLUMNS, row[2:], strict=True))
+        flags = [named[name] for name in LINK_FLAG_NAMES]
+        assert {type(v) for v in flags} == {int}
+        assert flags == [int(getattr(link, name)) for name in LINK_FLAG_NAMES]
+        by_url[compact[0]] = named
     assert by_url[f"{SITE}/"]["in_nav"] == 1 and by_url[f"{SITE}/"]["in_main"] == 0
     assert by_url["https://x.test/b"]["locality"] == "out"
 

@@ -55,6 +55,7 @@ from unob.summarizer.observe import (
     IMAGE_COLUMNS,
     LINK_COLUMNS,
     Observed,
+    link_row,
     observe_timed,
 )
 from unob.summarizer.summarystore import SummaryStore
@@ -645,7 +646,8 @@ def _write_contents(
         headings.extend((gid, *row) for row in content.headings)
         images.extend((gid, *row) for row in content.images)
         links.extend(
-            (gid, position, targets[row[0]], *row[1:]) for position, row in enumerate(content.links)
+            link_row(gid, position, targets[row[0]], row)
+            for position, row in enumerate(content.links)
         )
     store.insert("file_summary", _FILE_COLUMNS, files)
     store.insert(
