@@ -110,3 +110,18 @@ def test_database_at_head_opens_without_alembic(tmp_path: Path) -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_an_interrupted_creation_leaves_a_file_that_opens_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import unob.db
+
+    statements = unob.db.snapshot_statements("summary")
+    broken = [*statements[:10], "CREATE TABLE broken (", *statements[10:]]
+    monkeypatch.setattr(unob.db, "snapshot_statements", lambda kind: broken)
+    path = tmp_path / "s.db"
+    with pytest.raises(DatabaseError):
+        open_database(path, "summary")
+    monkeypatch.undo()
+    open_database(path, "summary").dispose()  # created afresh, not "not a unob database"

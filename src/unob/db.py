@@ -292,9 +292,14 @@ def open_database(
                 conn.exec_driver_sql("PRAGMA journal_mode=WAL")
             with engine.begin() as conn:
                 if revision is None and not migrate_new:
+                    # One transaction (the driver would run each CREATE on its
+                    # own): an interrupted creation leaves an empty file, which
+                    # the next open creates again, not half a schema it refuses.
+                    conn.exec_driver_sql("BEGIN")
                     for statement in snapshot_statements(kind):
                         conn.exec_driver_sql(statement)
-                elif revision != HEAD_REVISIONS[kind]:
+                    revision = _current_revision(conn)
+                if revision != HEAD_REVISIONS[kind]:
                     from alembic import command
 
                     command.upgrade(alembic_config(kind, conn), "head")

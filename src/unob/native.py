@@ -42,7 +42,8 @@ COMPILED = (
     "unob.summarizer.observe",
 )
 
-#: Set to 1 to run the summarizer from its ``.py`` sources even when compiled.
+#: ``1``: run the ``.py`` sources even when compiled; ``0``: the compiled
+#: modules, unchecked (what :func:`use_sources` passes on to worker processes).
 PURE_ENV = "UNOB_PURE_PYTHON"
 
 _PACKAGE_DIR = Path(__file__).parent  # the unob package
@@ -120,20 +121,31 @@ def use_sources() -> bool:
     """Make the :data:`COMPILED` modules import from source if asked or stale.
 
     Called by the ``unob`` package before any of them is imported.  Returns
-    whether the sources will be used.
+    whether the sources will be used.  The decision is written into
+    ``UNOB_PURE_PYTHON`` (``1`` sources, ``0`` compiled, no further check),
+    so that worker processes started later decide the same way even if the
+    files change meanwhile: a compiled class cannot unpickle what its source
+    twin pickled, nor the reverse.
     """
     if any(isinstance(f, _SourceFinder) for f in sys.meta_path):
         return True
+    value = os.environ.get(PURE_ENV, "")
+    if value == "0":
+        return False
     state = compiled_state()
-    pure = os.environ.get(PURE_ENV, "") not in ("", "0")
-    if state == "absent" or not (pure or state == "stale"):
-        return state == "absent"
+    pure = value != ""
+    if state == "absent":
+        return True
+    if state == "compiled" and not pure:
+        os.environ[PURE_ENV] = "0"
+        return False
     if state == "stale" and not pure:
         warnings.warn(
             "unob: the compiled modules are incomplete or older than their sources; "
             "running the sources (slower). Reinstall (pip install -e .) to recompile.",
             stacklevel=2,
         )
+    os.environ[PURE_ENV] = "1"
     sys.meta_path.insert(0, _SourceFinder(COMPILED))
     return True
 

@@ -111,3 +111,25 @@ def test_a_stale_build_runs_the_sources(tmp_path: Path, monkeypatch: pytest.Monk
     spec = finder.find_spec("unob.summarizer.walk", None)
     assert spec is not None and spec.origin == str(package / "summarizer" / "walk.py")
     assert finder.find_spec("unob.summarizer.pipeline", None) is None
+
+
+def test_the_decision_passes_to_worker_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Workers are started later and must not decide differently (a compiled
+    # class cannot unpickle what its source twin pickled, nor the reverse).
+    package = tmp_path / "src" / "unob"
+    package.mkdir(parents=True)
+    (tmp_path / "setup.py").write_text("")
+    monkeypatch.setattr(native, "_PACKAGE_DIR", package)
+    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path])
+    _fake_build(package, newer_source=None)
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    assert not native.use_sources()
+    assert os.environ[native.PURE_ENV] == "0"
+    _fake_build(package, newer_source="summarizer/walk.py")  # an edit while workers start
+    assert not native.use_sources()  # a worker: told "compiled", no second check
+    monkeypatch.delenv(native.PURE_ENV)
+    with pytest.warns(UserWarning):
+        assert native.use_sources()
+    assert os.environ[native.PURE_ENV] == "1"
