@@ -217,6 +217,16 @@ def _sync_lookup_tables(conn: Connection) -> None:
 FTS5_SHADOW_SUFFIXES = ("_data", "_idx", "_content", "_docsize", "_config")
 
 
+def shadow_tables(conn: sqlite3.Connection) -> set[str]:
+    """Names of the tables FTS5 keeps behind each virtual table of ``conn``'s database."""
+    virtual = [
+        name
+        for (name, sql) in conn.execute("SELECT name, sql FROM sqlite_master WHERE type='table'")
+        if sql and sql.upper().startswith("CREATE VIRTUAL TABLE")
+    ]
+    return {v + suffix for v in virtual for suffix in FTS5_SHADOW_SUFFIXES}
+
+
 def snapshot_statements(kind: str) -> list[str]:
     """The statements of ``kind``'s schema snapshot, in order."""
     statements, buffer = [], ""
@@ -246,8 +256,7 @@ def schema_snapshot(kind: str) -> str:
             rows = conn.execute(
                 "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid"
             ).fetchall()
-            virtual = [n for n, sql in rows if sql.upper().startswith("CREATE VIRTUAL TABLE")]
-            shadow = {v + suffix for v in virtual for suffix in FTS5_SHADOW_SUFFIXES}
+            shadow = shadow_tables(conn)
             (revision,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
         finally:
             conn.close()

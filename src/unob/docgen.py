@@ -32,7 +32,7 @@ from typing import Any
 
 from sqlalchemy import MetaData
 
-from unob.db import FTS5_SHADOW_SUFFIXES
+from unob.db import shadow_tables
 from unob.query.views import VIEW_DOCS, ViewDoc
 
 GENERATED_NOTE = (
@@ -146,16 +146,6 @@ def migrate_into(path: Path, kind: str) -> None:
 
 def _rows(conn: sqlite3.Connection, sql: str, *params: object) -> list[tuple[Any, ...]]:
     return list(conn.execute(sql, params))
-
-
-def shadow_tables(conn: sqlite3.Connection) -> set[str]:
-    """Names of the tables FTS5 keeps behind each virtual table."""
-    virtual = [
-        name
-        for (name, sql) in _rows(conn, "SELECT name, sql FROM sqlite_master WHERE type='table'")
-        if sql and sql.upper().startswith("CREATE VIRTUAL TABLE")
-    ]
-    return {v + suffix for v in virtual for suffix in FTS5_SHADOW_SUFFIXES}
 
 
 def _checks(sql: str) -> list[str]:
