@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # unob.native alone (standard library only), not the unob package, whose
@@ -26,6 +26,7 @@ assert _spec is not None and _spec.loader is not None
 _native = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_native)
 COMPILED: tuple[str, ...] = _native.COMPILED
+C_EXTENSIONS: dict[str, str] = _native.C_EXTENSIONS
 PURE_ENV: str = _native.PURE_ENV
 
 
@@ -57,10 +58,21 @@ def extensions() -> list[Any]:
     # everything with the dependencies installed.
     options = ["--follow-imports=silent", "--no-warn-return-any"]
     try:
-        return list(mypycify([*options, *paths], opt_level="3"))
+        compiled = list(mypycify([*options, *paths], opt_level="3"))
     except (Exception, SystemExit) as exc:  # mypyc reports type errors with SystemExit
         print(f"unob: mypyc could not compile ({exc}); installing pure Python")
         return []
+    # The C walker reads lxml's element and libxml2's node structs, declared
+    # in the headers lxml ships (lxml is a build requirement for them).
+    import lxml
+
+    return [
+        *compiled,
+        *(
+            Extension(name, [f"src/unob/{source}"], include_dirs=lxml.get_include())
+            for name, source in C_EXTENSIONS.items()
+        ),
+    ]
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

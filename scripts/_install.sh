@@ -10,7 +10,7 @@ install_unob() {
     # The compiled modules' sources: the names listed in unob.native.COMPILED.
     local compiled
     compiled=$(sed -n 's/^    "unob\.\([a-z_.]*\)",$/\1/p' src/unob/native.py | tr . / | sed 's|.*|src/unob/&.py|')
-    want="$extras $(cat pyproject.toml setup.py src/unob/native.py $compiled | sha256sum)"
+    want="$extras $(cat pyproject.toml setup.py src/unob/native.py $compiled src/unob/*/*.c | sha256sum)"
     # Also after a checkout that left a source newer than its compiled module.
     if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ "$(UNOB_PURE_PYTHON= .venv/bin/python -W ignore \
         -c 'from unob.native import compiled_state as s; print(s())' 2>/dev/null)" = stale ]; then

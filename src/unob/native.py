@@ -42,6 +42,12 @@ COMPILED = (
     "unob.summarizer.observe",
 )
 
+#: C extensions setup.py builds with the compiled modules, by source file
+#: (under src/unob).  They have no ``.py`` twin: the module that imports one
+#: (walk.py for ``_treewalk``) runs its Python reference instead when the
+#: sources are in use.  Stale like a compiled module when older than its source.
+C_EXTENSIONS = {"unob.summarizer._treewalk": "summarizer/_treewalk.c"}
+
 #: ``1``: run the ``.py`` sources even when compiled; ``0``: the compiled
 #: modules, unchecked (what :func:`use_sources` passes on to worker processes).
 PURE_ENV = "UNOB_PURE_PYTHON"
@@ -50,7 +56,9 @@ _PACKAGE_DIR = Path(__file__).parent  # the unob package
 
 
 def _source(name: str) -> Path:
-    """The ``.py`` file of module ``name`` (``unob.x.y`` -> ``unob/x/y.py``)."""
+    """The source of module ``name`` (``unob.x.y`` -> ``unob/x/y.py``; C_EXTENSIONS' ``.c``)."""
+    if name in C_EXTENSIONS:
+        return _PACKAGE_DIR / C_EXTENSIONS[name]
     return _PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
 
 
@@ -79,7 +87,7 @@ def compiled_state() -> str:
     Stale: some compiled modules are missing, or (in a source tree) one is
     older than its source.
     """
-    found = [(name, _extension(name)) for name in COMPILED]
+    found = [(name, _extension(name)) for name in (*COMPILED, *C_EXTENSIONS)]
     missing = sum(1 for _, ext in found if ext is None)
     if missing == len(found):
         return "absent"

@@ -63,13 +63,14 @@ def test_compiled_and_source_derivations_are_identical() -> None:
 
 
 def _fake_build(tmp_path: Path, *, newer_source: str | None) -> None:
-    """Sources and compiled files of every COMPILED module under tmp_path, built at 2000."""
+    """Sources and compiled files of every compiled module and C extension under tmp_path,
+    built at 2000."""
     suffix = native.importlib.machinery.EXTENSION_SUFFIXES[0]
-    for name in native.COMPILED:
-        source = tmp_path.joinpath(*name.split(".")[1:]).with_suffix(".py")
+    for name in (*native.COMPILED, *native.C_EXTENSIONS):
+        source = native._source(name)
         source.parent.mkdir(exist_ok=True)
         source.write_text("")
-        ext = source.with_name(source.stem + suffix)
+        ext = source.with_name(name.rpartition(".")[2] + suffix)
         ext.write_text("")
         os.utime(source, (1000, 1000))
         os.utime(ext, (2000, 2000))
@@ -91,6 +92,8 @@ def test_compiled_state_sees_missing_and_stale_builds(
     # file times are just the order in which the installer wrote them.
     assert native.compiled_state() == "compiled"
     (tmp_path / "setup.py").write_text("")
+    assert native.compiled_state() == "stale"
+    _fake_build(package, newer_source="summarizer/_treewalk.c")  # a C extension's too
     assert native.compiled_state() == "stale"
     _fake_build(package, newer_source=None)
     next(package.glob("summarizer/walk.*[!y]")).unlink()  # one compiled module missing

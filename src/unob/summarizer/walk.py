@@ -22,12 +22,16 @@ much again; per-page cost is most of
 
 from __future__ import annotations
 
+import importlib
+import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
+from unob.native import PURE_ENV
 from unob.summarizer import patterns as P
 
 # Page-level wrappers carry classes like "single-post has-sidebar": their
@@ -166,24 +170,37 @@ _HEADING_LEVEL = P.HEADING_LEVEL
 _PERMALINK_CHARS = P.HEADING_PERMALINK_CHARS
 
 
-def _emit(w: Walked, node: int, raw: str, link_chars: int) -> None:
-    """Append one block of text (raw, not yet whitespace-normalized)."""
-    if node >= 0 and w.mask[node] & _IN_PRE:
+def _normalize_block(raw: str, in_pre: bool, heading: bool) -> str:
+    """A block's text as stored: whitespace collapsed (kept, minus blank edges, in ``pre``).
+
+    Empty when nothing is left.  Shared by both walkers (see :func:`walk`).
+    """
+    if in_pre:
         lines = [line.rstrip() for line in raw.split("\n")]
         while lines and not lines[0].strip():
             lines.pop(0)
         while lines and not lines[-1]:
             lines.pop()
-        text = "\n".join(lines)
+        # One line has no indentation to keep relative to others: stripped
+        # like any block (a text pile field never starts with blanks otherwise).
+        return "\n".join(lines) if len(lines) > 1 else "".join(lines).strip()
+    text = " ".join(raw.split())
+    if not text:
+        return text
+    if heading:
+        # "Title¶": the permalink mark of documentation generators.
+        return text.rstrip(_PERMALINK_CHARS)
+    if text[-1] == "¶":
+        return text.rstrip("¶ ")  # Sphinx puts permalinks on definitions too
+    return text
+
+
+def _emit(w: Walked, node: int, raw: str, link_chars: int) -> None:
+    """Append one block of text (raw, not yet whitespace-normalized)."""
+    if node >= 0:
+        text = _normalize_block(raw, bool(w.mask[node] & _IN_PRE), w.tag[node] in _HEADING_LEVEL)
     else:
-        text = " ".join(raw.split())
-        if not text:
-            return
-        if node >= 0 and w.tag[node] in _HEADING_LEVEL:
-            # "Title¶": the permalink mark of documentation generators.
-            text = text.rstrip(_PERMALINK_CHARS)
-        elif text[-1] == "¶":
-            text = text.rstrip("¶ ")  # Sphinx puts permalinks on definitions too
+        text = _normalize_block(raw, False, False)
     if not text:
         return
     w.b_node.append(node)
@@ -316,20 +333,16 @@ class _Walker:
                         self.skip = 1
                         return
                     style = attrib.get("style")
-                    if (
-                        style
-                        and ("none" in style or "hidden" in style)
-                        and P.HIDDEN_STYLE.search(style)
-                    ):
+                    if style and ("none" in style or "hidden" in style) and _hidden_style(style):
                         self.skip = 1
                         return
                     role = attrib.get("role")
                     if role:
-                        new_mask |= P.ROLE_LOCATION.get(role.strip().lower(), 0)
+                        new_mask |= _role_bits(role)
             self.stack.append(mask << 5 | _K_INLINE)
             self.mask = new_mask
             return
-        if kind == _K_SKIP or kind >= _K_META:
+        if kind == _K_SKIP or _K_META <= kind <= _K_BASE:
             self._start_special(kind, tag, attrib)
             return
         w = self.w
@@ -343,7 +356,7 @@ class _Walker:
                 return
             style = attrib.get("style")
             # The substring test spares the regex for most style attributes.
-            if style and ("none" in style or "hidden" in style) and P.HIDDEN_STYLE.search(style):
+            if style and ("none" in style or "hidden" in style) and _hidden_style(style):
                 self.skip = 1
                 return
             cls = attrib.get("class")
@@ -369,9 +382,7 @@ class _Walker:
         if loc:
             mask |= loc
         if role:
-            loc = P.ROLE_LOCATION.get(role.strip().lower())
-            if loc:
-                mask |= loc
+            mask |= _role_bits(role)
         self.mask = mask
 
         if kind in (_K_BLOCK, _K_HEADING):
@@ -417,8 +428,8 @@ class _Walker:
             self.cur_node = nid
             if nid < 3 and w.lang is None and (tag == "html" or tag == "body") and attrib:
                 lang = attrib.get("lang") or attrib.get("xml:lang")
-                if lang and lang.strip():
-                    w.lang = lang.strip()
+                if lang:
+                    w.lang = _strip_lang(lang)
         elif kind in (_K_A, _K_AREA):
             href = attrib.get("href") if attrib else None
             if href is None:
@@ -431,7 +442,7 @@ class _Walker:
                 link = RawLink(
                     href,
                     tag,
-                    tuple(rel.lower().split()) if rel else (),
+                    _rel_tokens(rel) if rel else (),
                     mask,
                     self.cur_node,
                     [],
@@ -486,23 +497,15 @@ class _Walker:
                 _read_meta(attrib, w)
         elif kind == _K_LINK:
             if attrib:
-                rel = attrib.get("rel")
-                href = attrib.get("href")
-                if rel and href:
-                    w.link_rel.append((tuple(rel.lower().split()), href))
+                _read_link_rel(attrib, w)
         elif kind == _K_BASE:
-            href = attrib.get("href") if attrib else None
-            if href and w.base_href is None:
-                w.base_href = href
+            if attrib:
+                _read_base(attrib, w)
         elif kind == _K_TITLE:
             if w.title is None and not self.mask & P.IN_HEADING:
                 self.special = []
                 self.special_kind = kind
-        elif (
-            kind == _K_SCRIPT
-            and attrib
-            and (attrib.get("type") or "").strip().lower() == "application/ld+json"
-        ):
+        elif kind == _K_SCRIPT and attrib and _is_json_ld(attrib):
             self.special = []
             self.special_kind = kind
 
@@ -522,11 +525,7 @@ class _Walker:
         if self.skip:
             self.skip -= 1
             if not self.skip and self.special is not None:
-                text = "".join(self.special)
-                if self.special_kind == _K_TITLE:
-                    self.w.title = " ".join(text.split())
-                elif text.strip():
-                    self.w.json_ld.append(text)
+                _finish_special(self.w, self.special_kind == _K_TITLE, "".join(self.special))
                 self.special = None
             return
         entry = self.stack.pop()
@@ -558,7 +557,7 @@ class _Walker:
             self.captures.pop()
             self.in_link -= 1
         elif kind == _K_CODE:
-            code_text = " ".join("".join(self.captures.pop()).split())
+            code_text = _collapse("".join(self.captures.pop()))
             if code_text:
                 self.w.inline_code.append((code_text, self.cur_node))
 
@@ -590,9 +589,35 @@ _local = threading.local()
 def walk(data: bytes) -> Walked:
     """Parse UTF-8 HTML bytes and walk them once (see module docstring).
 
-    One parser and target per thread: lxml parsers must not be shared
-    between threads, and building one costs more than a small page.
+    With the C walker (:func:`tree_walker`), lxml builds its tree and the
+    walk runs over it in C; otherwise :class:`_Walker` is the parser target.
+    Both give equal results (tests/summarizer/test_treewalk.py).  One parser
+    per thread: lxml parsers must not be shared between threads, and
+    building one costs more than a small page.
     """
+    tree = tree_walker()
+    return walk_events(data) if tree is None else walk_tree(data, tree)
+
+
+def walk_tree(data: bytes, tree: Any) -> Walked:
+    """:func:`walk` by lxml's tree parser and the C walker module ``tree``."""
+    parser = getattr(_local, "tree_parser", None)
+    if parser is None:
+        parser = etree.HTMLParser(**_PARSER_OPTIONS)
+        _local.tree_parser = parser
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        root = None  # "Document is empty"
+    if root is None:
+        # No element at all: the parser target then saw no event either.
+        return Walked()
+    walked: Walked = tree.walk(root)
+    return walked
+
+
+def walk_events(data: bytes) -> Walked:
+    """:func:`walk` with :class:`_Walker` as lxml's parser target (the reference)."""
     pair = getattr(_local, "pair", None)
     if pair is None:
         target = _Walker()
@@ -608,6 +633,79 @@ def walk(data: bytes) -> Walked:
     return result
 
 
+_tree: list[Any] = []  # [the configured C walker module, or None], once decided
+
+
+def tree_walker() -> Any:
+    """The C walker (``unob.summarizer._treewalk``), configured; None to use :class:`_Walker`.
+
+    None when the sources are in use (``UNOB_PURE_PYTHON``, see
+    :mod:`unob.native`) or the extension was not built.
+    """
+    if not _tree:
+        module: Any = None
+        if os.environ.get(PURE_ENV) != "1":
+            try:
+                # import_module: mypyc's compiled `from unob.summarizer import
+                # _treewalk` looks for an attribute and does not import it.
+                module = importlib.import_module("unob.summarizer._treewalk")
+            except ImportError:
+                module = None
+        if module is not None:
+            module.configure(*_tree_config())
+        _tree.append(module)
+    return _tree[0]
+
+
+def _tree_config() -> tuple[Any, ...]:
+    """What the C walker needs of this module, in the order of its configure()."""
+    tags = {*_KIND, *_TAG_LOCATION, *_HEADING_LEVEL, *_NEVER_JUNK, *_SECTIONING, "html", "body"}
+    info = {
+        tag: (
+            _KIND.get(tag, _K_BLOCK),
+            _TAG_LOCATION.get(tag, 0),
+            _HEADING_LEVEL.get(tag, 0),
+            (_F_SECTIONING if tag in _SECTIONING else 0)
+            | (_F_NEVER_JUNK if tag in _NEVER_JUNK else 0)
+            | (_F_HTML_OR_BODY if tag in ("html", "body") else 0),
+        )
+        for tag in tags
+    }
+    return (
+        info,
+        _role_bits,
+        _value_cache,
+        _value_bits,
+        _hidden_style,
+        _normalize_block,
+        _collapse,
+        _read_img,
+        _read_meta,
+        _read_link_rel,
+        _read_base,
+        _is_json_ld,
+        _finish_special,
+        _strip_lang,
+        _rel_tokens,
+        Walked,
+        RawLink,
+        RawHeading,
+        etree._Element,
+        _WEIGHT,
+        _JUNK,
+        _HIDDEN,
+        P.IN_PRE,
+        P.IN_CODE,
+        P.IN_HEADING,
+    )
+
+
+# Tag flags of the C walker's table (its F_* values).
+_F_SECTIONING = 1
+_F_NEVER_JUNK = 2
+_F_HTML_OR_BODY = 4
+
+
 def _read_img(attrib: Mapping[str, str], node: int, w: Walked) -> None:
     get = attrib.get
     src = get("src")
@@ -620,6 +718,52 @@ def _read_img(attrib: Mapping[str, str], node: int, w: Walked) -> None:
                 src = candidate[0]
     if src and not src.startswith("data:"):
         w.images.append(RawImage(src, get("alt"), get("width"), get("height"), node))
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _role_bits(role: str) -> int:
+    """Location bits of an ARIA role attribute."""
+    return P.ROLE_LOCATION.get(role.strip().lower(), 0)
+
+
+def _rel_tokens(rel: str) -> tuple[str, ...]:
+    return tuple(rel.lower().split())
+
+
+def _hidden_style(style: str) -> bool:
+    return P.HIDDEN_STYLE.search(style) is not None
+
+
+def _strip_lang(lang: str) -> str | None:
+    return lang.strip() or None
+
+
+def _read_link_rel(attrib: Mapping[str, str], w: Walked) -> None:
+    rel = attrib.get("rel")
+    href = attrib.get("href")
+    if rel and href:
+        w.link_rel.append((tuple(rel.lower().split()), href))
+
+
+def _read_base(attrib: Mapping[str, str], w: Walked) -> None:
+    href = attrib.get("href")
+    if href and w.base_href is None:
+        w.base_href = href
+
+
+def _is_json_ld(attrib: Mapping[str, str]) -> bool:
+    return (attrib.get("type") or "").strip().lower() == "application/ld+json"
+
+
+def _finish_special(w: Walked, title: bool, text: str) -> None:
+    """The text of a <title> or JSON-LD <script>, once its element ends."""
+    if title:
+        w.title = _collapse(text)
+    elif text.strip():
+        w.json_ld.append(text)
 
 
 def _read_meta(attrib: Mapping[str, str], w: Walked) -> None:

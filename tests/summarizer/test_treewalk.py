@@ -1,0 +1,118 @@
+"""The C walker over lxml's tree gives what walk.py's parser-target walker gives.
+
+walk.py's ``_Walker`` is the reference (``walk_events``); the C module
+``unob.summarizer._treewalk`` (``walk_tree``) must produce an equal
+``Walked`` for every input: real pages, fixtures and generated HTML soup.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from lxml import etree
+from test_extract_props import _html
+
+from unob.summarizer import walk as W
+from unob.summarizer.charset import to_utf8
+
+REPO = Path(__file__).resolve().parents[2]
+PAGES = sorted((REPO / "tests" / "data" / "article-extraction-benchmark" / "html").glob("*.gz"))
+FIXTURES = sorted((REPO / "tests" / "summarizer" / "fixtures").glob("*.html*"))
+
+
+def _c_walker() -> ModuleType:
+    try:
+        module = importlib.import_module("unob.summarizer._treewalk")
+    except ImportError:
+        pytest.skip("unob was installed without its C extensions")
+    # Configured with this process's walk module, compiled or sources.
+    module.configure(*W._tree_config())
+    return module
+
+
+def _plain(walked: W.Walked) -> dict[str, Any]:
+    """A Walked as plain values; captured text pieces joined (only their join counts)."""
+    out: dict[str, Any] = {}
+    for name in W.Walked.__dataclass_fields__:
+        value = getattr(walked, name)
+        if name in ("headings", "links", "images"):
+            value = [
+                tuple(
+                    "".join(getattr(item, f)) if f == "pieces" else getattr(item, f)
+                    for f in type(item).__dataclass_fields__
+                )
+                for item in value
+            ]
+        out[name] = value
+    return out
+
+
+def _assert_same(data: bytes, tree: ModuleType) -> None:
+    assert _plain(W.walk_tree(data, tree)) == _plain(W.walk_events(data))
+
+
+def _read(path: Path) -> bytes:
+    data = path.read_bytes()
+    return to_utf8(gzip.decompress(data) if path.name.endswith(".gz") else data, None)
+
+
+def test_real_pages_and_fixtures() -> None:
+    tree = _c_walker()
+    paths = PAGES + FIXTURES
+    assert len(paths) > 181
+    for path in paths:
+        _assert_same(_read(path), tree)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(html=_html)
+def test_html_soup(html: str) -> None:
+    _assert_same(html.encode("utf-8", "surrogatepass"), _c_walker())
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",  # no element: "Document is empty"
+        "<![CDATA[x]]>",  # no element, and no exception from lxml either
+        "<title>a \n b</title><title>second</title><h1><title>in heading</title></h1>",
+        '<script type=" Application/LD+JSON ">{"a": 1}</script><script>x()</script>',
+        '<html lang=" de "><body lang="en"><p>x</p>',
+        '<h2><a id="" name="n">t</a></h2><h2><a href="#frag">u</a></h2><h2><a href="#">v</a></h2>',
+        '<section id="s"><h1>T¶</h1></section><div id="d"><p>x</p><h2>late</h2></div>',
+        "<a href=/x>1<h3>in link</h3>2</a><area href=/y alt=map>",
+        "<pre>  one line  </pre><pre>\n  a\n   b  \n\n</pre><code>c <code>d</code></code>",
+        '<p>a<span class="hidden">b</span><em style="display: none">c</em><b hidden>d</b>e</p>',
+        '<div role=" Navigation "><p>x</p></div><span role="banner" class="x">y</span>',
+        "<p>q: <q>quoted</q> tt: <tt>mono</tt></p>",
+        '<img data-src="lazy.png" src="data:x" alt="a"><time datetime="2020-01-01">t</time>',
+        "<p>" + "<span>x</span>" * 300 + "</p>" + "".join(f"<t{i}>y</t{i}>" for i in range(200)),
+    ],
+)
+def test_edge_cases(html: str) -> None:
+    _assert_same(html.encode(), _c_walker())
+
+
+def test_walk_rejects_what_is_not_an_lxml_element() -> None:
+    tree = _c_walker()
+    with pytest.raises(TypeError):
+        tree.walk(object())
+    root = etree.fromstring(b"<p>x</p>", etree.HTMLParser())
+    assert tree.walk(root).b_text == ["x"]
+
+
+def test_inline_location_tags_keep_their_text() -> None:
+    """<q> and <tt> are inline with a location bit; their text was once dropped."""
+    walked = W.walk_events(b"<p>say <q>hello</q> to <tt>tt</tt></p>")
+    assert walked.b_text == ["say hello to tt"]
+
+
+def test_one_line_pre_is_stripped() -> None:
+    walked = W.walk_events(b"<pre>\x0c  x = 1  </pre><pre>  a\n    b</pre>")
+    assert walked.b_text == ["x = 1", "  a\n    b"]
