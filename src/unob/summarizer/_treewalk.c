@@ -137,6 +137,7 @@ typedef struct {
     Buf buf;          /* text of the current block, UTF-8 */
     long buf_link;    /* of which inside links, in code points */
     Buf cap;          /* text since the outermost open capture */
+    Buf scratch;      /* collapse_utf8's output */
     Longs cap_start;  /* per open capture: its start in cap */
     Objs cap_obj;     /* per open capture: the RawLink/RawHeading, or None (code) */
     Objs open_links;
@@ -342,12 +343,85 @@ static int append_long(PyObject *list, long v) {
     return r;
 }
 
-/* walk._emit */
-static int emit(State *st, long node, PyObject *raw, long link_chars) {
+/* `" ".join(text.split())` of UTF-8 text, as a str: runs of what str.split()
+ * splits on (Py_UNICODE_ISSPACE) become one space, none at the ends.  NULL
+ * with no error set when the bytes are not valid UTF-8: the caller then
+ * decodes with Python's replacement rules and asks Python. */
+static PyObject *collapse_utf8(State *st, const char *s, Py_ssize_t n) {
+    Buf *out = &st->scratch;
+    out->len = 0;
+    if (n > out->cap) {
+        char *p = PyMem_Realloc(out->p, (size_t)n);
+        if (p == NULL) return PyErr_NoMemory();
+        out->p = p;
+        out->cap = n;
+    }
+    int pending_space = 0;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        Py_UCS4 ch;
+        int len;
+        if (c < 0x80) { ch = c; len = 1; }
+        else if ((c & 0xE0) == 0xC0 && c >= 0xC2) { ch = c & 0x1F; len = 2; }
+        else if ((c & 0xF0) == 0xE0) { ch = c & 0x0F; len = 3; }
+        else if ((c & 0xF8) == 0xF0 && c <= 0xF4) { ch = c & 0x07; len = 4; }
+        else return NULL;
+        if (i + len > n) return NULL;
+        for (int k = 1; k < len; k++) {
+            unsigned char cc = (unsigned char)s[i + k];
+            if ((cc & 0xC0) != 0x80) return NULL;
+            ch = (ch << 6) | (cc & 0x3F);
+        }
+        /* Overlong forms, surrogates and values past U+10FFFF are invalid UTF-8. */
+        if ((len == 3 && (ch < 0x800 || (ch >= 0xD800 && ch <= 0xDFFF))) || (len == 4 && (ch < 0x10000 || ch > 0x10FFFF)))
+            return NULL;
+        if (Py_UNICODE_ISSPACE(ch)) {
+            pending_space = out->len > 0;
+        } else {
+            if (pending_space) out->p[out->len++] = ' ';
+            pending_space = 0;
+            memcpy(out->p + out->len, s + i, (size_t)len);
+            out->len += len;
+        }
+        i += len;
+    }
+    return PyUnicode_DecodeUTF8(out->p, out->len, "strict");
+}
+
+/* A block's text as walk._normalize_block makes it; "" for nothing.  The
+ * common case (whitespace collapsed, no pre, no permalink mark) is done
+ * here; the rest by walk.py on the collapsed text (collapsing is idempotent). */
+static PyObject *normalize(State *st, const char *s, Py_ssize_t n, int in_pre, int heading) {
+    PyObject *text = NULL;
+    if (!in_pre) {
+        text = collapse_utf8(st, s, n);
+        if (text == NULL && PyErr_Occurred()) return NULL;
+        if (text != NULL) {
+            Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+            if (len == 0 || (!heading && PyUnicode_READ_CHAR(text, len - 1) != 0x00B6)) return text;
+        }
+    }
+    if (text == NULL) {
+        text = PyUnicode_DecodeUTF8(s, n, "replace");
+        if (text == NULL) return NULL;
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(cfg_normalize, text, in_pre ? Py_True : Py_False,
+                                               heading ? Py_True : Py_False, NULL);
+    Py_DECREF(text);
+    return r;
+}
+
+/* walk._emit, with the `if not raw.isspace()` of its callers: a block of
+ * only whitespace normalizes to "" either way. */
+static int flush(State *st, long node) {
+    if (st->buf.len == 0) return 0;
     int in_pre = node >= 0 && (st->mask_of.p[node] & cfg_in_pre);
     int heading = node >= 0 && (st->node_flags.p[node] >> 8) > 0;
-    PyObject *text = PyObject_CallFunctionObjArgs(cfg_normalize, raw, in_pre ? Py_True : Py_False,
-                                                  heading ? Py_True : Py_False, NULL);
+    PyObject *text = normalize(st, st->buf.p, st->buf.len, in_pre, heading);
+    long link_chars = st->buf_link;
+    st->buf.len = 0;
+    st->buf_link = 0;
     if (text == NULL) return -1;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     if (n == 0) { Py_DECREF(text); return 0; }
@@ -363,31 +437,6 @@ static int emit(State *st, long node, PyObject *raw, long link_chars) {
         st->link_len.p[node] += link_chars;
     }
     return 0;
-}
-
-/* The `if buf: raw = "".join(buf); if not raw.isspace(): _emit(...)` of _Walker. */
-static int flush(State *st, long node) {
-    if (st->buf.len == 0) return 0;
-    int blank = 1;
-    for (Py_ssize_t i = 0; i < st->buf.len && blank; i++) {
-        unsigned char c = (unsigned char)st->buf.p[i];
-        /* str.isspace() for ASCII; anything else is decided by Python. */
-        if (!(c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F))) blank = 0;
-    }
-    int r = 0;
-    if (!blank) {
-        PyObject *raw = PyUnicode_DecodeUTF8(st->buf.p, st->buf.len, "replace");
-        if (raw == NULL) return -1;
-        Py_ssize_t n = PyUnicode_GET_LENGTH(raw), i = 0;
-        int kind = PyUnicode_KIND(raw);
-        const void *data = PyUnicode_DATA(raw);
-        while (i < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i))) i++;
-        if (i < n) r = emit(st, node, raw, st->buf_link);
-        Py_DECREF(raw);
-    }
-    st->buf.len = 0;
-    st->buf_link = 0;
-    return r;
 }
 
 /* _Walker.data */
@@ -752,12 +801,16 @@ static int end(State *st) {
         st->in_link--;
         if (r < 0) return -1;
     } else if (kind == K_CODE) {
-        PyObject *owner;
-        PyObject *text = pop_capture(st, &owner);
+        Py_ssize_t start = st->cap_start.p[--st->cap_start.len];
+        PyObject *owner = st->cap_obj.p[--st->cap_obj.len];
         Py_XDECREF(owner);
-        if (text == NULL) return -1;
-        PyObject *code = PyObject_CallOneArg(cfg_collapse, text);
-        Py_DECREF(text);
+        PyObject *code = collapse_utf8(st, st->cap.p + start, st->cap.len - start);
+        if (code == NULL && !PyErr_Occurred()) {
+            PyObject *text = PyUnicode_DecodeUTF8(st->cap.p + start, st->cap.len - start, "replace");
+            code = text ? PyObject_CallOneArg(cfg_collapse, text) : NULL;
+            Py_XDECREF(text);
+        }
+        if (st->cap_start.len == 0) st->cap.len = 0;
         if (code == NULL) return -1;
         int r = 0;
         if (PyUnicode_GET_LENGTH(code) > 0) {
@@ -823,7 +876,7 @@ static void clear_state(State *st) {
     PyMem_Free(st->parent.p); PyMem_Free(st->mask_of.p); PyMem_Free(st->end.p);
     PyMem_Free(st->text_len.p); PyMem_Free(st->link_len.p); PyMem_Free(st->node_flags.p);
     PyMem_Free(st->stack.p); PyMem_Free(st->node_stack.p); PyMem_Free(st->cap_start.p);
-    PyMem_Free(st->buf.p); PyMem_Free(st->cap.p);
+    PyMem_Free(st->buf.p); PyMem_Free(st->cap.p); PyMem_Free(st->scratch.p);
     for (Py_ssize_t i = 0; i < st->cap_obj.len; i++) Py_XDECREF(st->cap_obj.p[i]);
     PyMem_Free(st->cap_obj.p);
     for (Py_ssize_t i = 0; i < st->open_links.len; i++) Py_XDECREF(st->open_links.p[i]);
