@@ -155,6 +155,21 @@ def link_row(
     )
 
 
+def link_rows(
+    generation_id: int, links: list[tuple[Any, ...]], url_ids: dict[str, int]
+) -> list[tuple[Any, ...]]:
+    """The ``link_summary`` rows of a page's :attr:`PageContent.links` (:func:`link_row`).
+
+    ``url_ids`` maps each target URL to its ``url_id``.  One call a page, so
+    that the loop runs compiled (unob.native): building the rows from the
+    writer's interpreted code took about 750 instructions a link more.
+    """
+    return [
+        link_row(generation_id, position, url_ids[link[0]], link)
+        for position, link in enumerate(links)
+    ]
+
+
 @dataclass(slots=True)
 class PageContent:
     """What a page's derivation leaves for the summary DB, as plain rows."""
@@ -171,7 +186,7 @@ class PageContent:
     headings: list[tuple[Any, ...]]
     images: list[tuple[Any, ...]]
     #: ``(to_url, to_fragment, text, kind, locality, rel, flag bits)`` per
-    #: link: compact for the trip from a worker; :func:`link_row` makes the row.
+    #: link: compact for the trip from a worker; :func:`link_rows` makes the rows.
     links: list[tuple[Any, ...]]
 
 
