@@ -91,6 +91,8 @@ class ColumnInfo:
     references: str | None = None
     unique: bool = False
     meaning: str = ""
+    #: A generated column (GENERATED ALWAYS AS ...): computed, never written.
+    generated: bool = False
 
 
 @dataclass
@@ -206,8 +208,14 @@ def introspect(conn: sqlite3.Connection) -> list[RelationInfo]:
                 primary_key=bool(pk),
                 default=default,
                 references=references.get(col),
+                generated=hidden in (2, 3),
             )
-            for _cid, col, decl, notnull, default, pk in _rows(conn, f"PRAGMA table_info('{name}')")
+            # table_xinfo, not table_info: it also lists generated columns (hidden
+            # 2 = VIRTUAL, 3 = STORED); hidden 1 are a virtual table's own columns.
+            for _cid, col, decl, notnull, default, pk, hidden in _rows(
+                conn, f"PRAGMA table_xinfo('{name}')"
+            )
+            if hidden != 1
         ]
         relation = RelationInfo(name, kind, sql, columns)
         if kind == "table":
@@ -279,7 +287,9 @@ def nullable_without_null_meaning(schema: SchemaInfo) -> list[str]:
         for r in schema.relations
         if r.kind == "table"
         for c in r.columns
-        if not c.not_null and not c.primary_key and c.meaning and "NULL" not in c.meaning
+        if not (c.not_null or c.primary_key or c.generated)
+        and c.meaning
+        and "NULL" not in c.meaning
     ]
 
 
@@ -311,7 +321,10 @@ def _constraints(column: ColumnInfo) -> str:
         parts.append("primary key")
     if column.unique:
         parts.append("unique")
-    parts.append("not null" if column.not_null or column.primary_key else "NULL allowed")
+    if column.generated:
+        parts.append("generated (read-only)")
+    else:
+        parts.append("not null" if column.not_null or column.primary_key else "NULL allowed")
     if column.default is not None:
         parts.append(f"default `{column.default}`")
     if column.references:

@@ -273,10 +273,8 @@ class SummaryBuilder:
                     "height": None,
                 },
             )
-        flags = [c.name for c in s.link_summary.columns if c.name.startswith(("rel_", "in_"))]
         for position, (target, text, kind, locality) in enumerate(page.links):
-            row: dict[str, Any] = {name: False for name in flags}
-            row.update(
+            row: dict[str, Any] = dict(
                 entity_generation_id=gid,
                 position=position,
                 to_url_id=self.url_id(target),
@@ -285,7 +283,7 @@ class SummaryBuilder:
                 kind=kind,
                 locality=locality,
                 rel=None,
-                contains_heading=False,
+                flags=0,  # no rel or location flag (the flag columns are computed from it)
             )
             self._add("link_summary", row)
         if page.duplicate_of is not None:

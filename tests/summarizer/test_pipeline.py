@@ -472,7 +472,8 @@ def test_batches_also_end_at_a_byte_budget(
 
 def test_link_rows_bind_plain_ints() -> None:
     # sqlite3 binds an exact int directly but sends a bool through its adapter
-    # lookup, which doubled the cost of each link_summary row.
+    # lookup, which doubled the cost of each link_summary row.  The flags are
+    # one int, bit k for LINK_FLAG_NAMES[k] (link_summary.flags, migration s0003).
     from unob.summarizer.document import LINK_FLAG_NAMES
     from unob.summarizer.extract import derive_html
     from unob.summarizer.observe import LINK_COLUMNS, link_row, page_content
@@ -485,10 +486,10 @@ def test_link_rows_bind_plain_ints() -> None:
         row = link_row(7, position, 100 + position, compact)
         assert row[:3] == (7, position, 100 + position)
         named = dict(zip(LINK_COLUMNS, row[2:], strict=True))
-        flags = [named[name] for name in LINK_FLAG_NAMES]
-        assert {type(v) for v in flags} == {int}
+        assert type(named["flags"]) is int
+        flags = [(named["flags"] >> bit) & 1 for bit in range(len(LINK_FLAG_NAMES))]
         assert flags == [int(getattr(link, name)) for name in LINK_FLAG_NAMES]
-        by_url[compact[0]] = named
+        by_url[compact[0]] = dict(zip(LINK_FLAG_NAMES, flags, strict=True)) | named
     assert by_url[f"{SITE}/"]["in_nav"] == 1 and by_url[f"{SITE}/"]["in_main"] == 0
     assert by_url["https://x.test/b"]["locality"] == "out"
 

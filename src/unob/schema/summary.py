@@ -19,6 +19,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
+    Computed,
     ForeignKey,
     Index,
     Integer,
@@ -415,8 +416,45 @@ document_description = Table(
 )
 
 
-def _flag(name: str, what: str) -> Column[bool]:
-    return Column(name, Boolean, nullable=False, comment=what)
+#: The rel and location flags of a link, in bit order: bit k of
+#: ``link_summary.flags`` is ``LINK_FLAGS[k][0]``.  Public API (docs/summarizer.md,
+#: "Link flags"): a new flag takes the next free bit, none ever moves.
+LINK_FLAGS = (
+    ("rel_nofollow", "rel=nofollow"),
+    ("rel_ugc", "rel=ugc"),
+    ("rel_sponsored", "rel=sponsored"),
+    ("rel_noopener", "rel=noopener"),
+    ("rel_noreferrer", "rel=noreferrer"),
+    ("rel_me", "rel=me"),
+    ("rel_tag", "rel=tag"),
+    ("in_nav", "inside nav / role=navigation"),
+    ("in_header", "inside header / role=banner"),
+    ("in_footer", "inside footer / role=contentinfo"),
+    ("in_aside", "inside aside / role=complementary"),
+    ("in_main", "inside main / role=main"),
+    ("in_article", "inside article / role=article"),
+    ("in_heading", "inside h1-h6"),
+    ("in_list", "inside ul/ol/dl"),
+    ("in_form", "inside form"),
+    ("in_section", "inside section"),
+    ("in_table", "inside table"),
+    ("in_figure", "inside figure"),
+    ("in_address", "inside address"),
+    ("in_code", "inside pre/code"),
+    ("in_paragraph", "inside p"),
+    ("contains_heading", "the link element contains a heading"),
+    ("in_main_content", "inside the part chosen as the main content"),
+)
+
+
+def _flag(bit: int, name: str, what: str) -> Column[bool]:
+    """A flag column: bit ``bit`` of ``flags``, computed when read (VIRTUAL), never stored."""
+    return Column(
+        name,
+        Boolean,
+        Computed(f"(flags >> {bit}) & 1", persisted=False),
+        comment=f"{what} (bit {bit} of `flags`: `(flags >> {bit}) & 1`)",
+    )
 
 
 link_summary = Table(
@@ -453,30 +491,14 @@ link_summary = Table(
         comment="`self` (same document), `in` (same site), `out` (other site)",
     ),
     Column("rel", Text, nullable=True, comment="all rel tokens, space-separated; NULL = none"),
-    _flag("rel_nofollow", "rel=nofollow"),
-    _flag("rel_ugc", "rel=ugc"),
-    _flag("rel_sponsored", "rel=sponsored"),
-    _flag("rel_noopener", "rel=noopener"),
-    _flag("rel_noreferrer", "rel=noreferrer"),
-    _flag("rel_me", "rel=me"),
-    _flag("rel_tag", "rel=tag"),
-    _flag("in_nav", "inside nav / role=navigation"),
-    _flag("in_header", "inside header / role=banner"),
-    _flag("in_footer", "inside footer / role=contentinfo"),
-    _flag("in_aside", "inside aside / role=complementary"),
-    _flag("in_main", "inside main / role=main"),
-    _flag("in_article", "inside article / role=article"),
-    _flag("in_heading", "inside h1-h6"),
-    _flag("in_list", "inside ul/ol/dl"),
-    _flag("in_form", "inside form"),
-    _flag("in_section", "inside section"),
-    _flag("in_table", "inside table"),
-    _flag("in_figure", "inside figure"),
-    _flag("in_address", "inside address"),
-    _flag("in_code", "inside pre/code"),
-    _flag("in_paragraph", "inside p"),
-    _flag("contains_heading", "the link element contains a heading"),
-    _flag("in_main_content", "inside the part chosen as the main content"),
+    *(_flag(bit, name, what) for bit, (name, what) in enumerate(LINK_FLAGS)),
+    Column(
+        "flags",
+        Integer,
+        nullable=False,
+        comment="the flag columns before it as one bitmask: bit k (value `1 << k`) is the "
+        "k-th flag column (`rel_nofollow` = bit 0 ... `in_main_content` = bit 23)",
+    ),
     comment="Outgoing links of a page generation, with rel and location flags "
     "(unobtanium's link summary).",
     # WITHOUT ROWID: rows are stored in primary-key order in one B-tree instead

@@ -93,8 +93,9 @@ DESCRIPTION_COLUMNS = (
 _SIGNED = tuple(i for i, name in enumerate(DESCRIPTION_COLUMNS) if name != "word_count")
 HEADING_COLUMNS = ("position", "level", "text", "anchor")
 IMAGE_COLUMNS = ("position", "src", "alt", "width", "height")
-# The rel and location flags of a Link, stored in link_summary columns of the
-# same names.
+# The rel and location flags of a Link, stored as one int in link_summary.flags:
+# bit k is LINK_FLAG_NAMES[k], which link_summary also shows as a column of that
+# name (computed from `flags` when read; migration s0003, docs/summarizer.md).
 _LINK_FLAGS = LINK_FLAG_NAMES
 LINK_COLUMNS = (
     "to_url_id",
@@ -103,24 +104,25 @@ LINK_COLUMNS = (
     "kind",
     "locality",
     "rel",
-    *_LINK_FLAGS,
+    "flags",
 )
 # One C-level call per link (a page can have thousands of links).
 _link_head = attrgetter("to_url", "to_fragment", "text", "kind", "locality")
 _link_flags = attrgetter(*_LINK_FLAGS)
 _flag_key = attrgetter("location", "rel", "contains_heading", "in_main_content")
 _flag_bits_of: dict[tuple[Any, ...], int] = {}
-_flag_columns_of: dict[int, tuple[int, ...]] = {}
 
 
 def _flag_bits(link: Link) -> int:
     """The link's flags as one int, bit i for ``LINK_FLAG_NAMES[i]``; cached.
 
-    A page's links share a few dozen combinations of location, rel and the
-    two booleans, so most links cost one dict lookup instead of 24 property
-    calls.  One int instead of 24 also halves the cost of sending a page's
-    link rows back from a worker process (pickling and unpickling about 90
-    KB a page on python3-doc took 2.4 ms; 7-tuples take 1.2 ms).
+    This int is what ``link_summary.flags`` stores.  A page's links share a
+    few dozen combinations of location, rel and the two booleans, so most
+    links cost one dict lookup instead of 24 property calls.  One int
+    instead of 24 also halves the cost of sending a page's link rows back
+    from a worker process (pickling and unpickling about 90 KB a page on
+    python3-doc took 2.4 ms; 7-tuples take 1.2 ms), and of writing them: one
+    bound parameter and one stored value instead of 24.
     """
     key = _flag_key(link)
     bits = _flag_bits_of.get(key)
@@ -132,28 +134,13 @@ def _flag_bits(link: Link) -> int:
     return bits
 
 
-def _flag_columns(bits: int) -> tuple[int, ...]:
-    """The flag columns of ``link_summary`` for :func:`_flag_bits`'s ``bits``, as 0/1.
-
-    Ints, not bools: sqlite3 binds an exact int directly but sends a bool
-    through its adapter lookup, which doubled the cost of inserting a
-    link_summary row (19 µs instead of 7 µs, measured on python3-doc).
-    """
-    columns = _flag_columns_of.get(bits)
-    if columns is None:
-        if len(_flag_columns_of) > 4096:
-            _flag_columns_of.clear()
-        columns = tuple((bits >> i) & 1 for i in range(len(_LINK_FLAGS)))
-        _flag_columns_of[bits] = columns
-    return columns
-
-
 def link_row(
     generation_id: int, position: int, to_url_id: int, link: tuple[Any, ...]
 ) -> tuple[Any, ...]:
     """The ``link_summary`` row of one of :attr:`PageContent.links`.
 
-    Columns: ``entity_generation_id``, ``position``, then :data:`LINK_COLUMNS`.
+    Columns: ``entity_generation_id``, ``position``, then :data:`LINK_COLUMNS`
+    (the compact link with its target URL replaced by the URL's id).
     """
     return (
         generation_id,
@@ -164,8 +151,23 @@ def link_row(
         link[3],
         link[4],
         link[5],
-        *_flag_columns(link[6]),
+        link[6],
     )
+
+
+def link_rows(
+    generation_id: int, links: list[tuple[Any, ...]], url_ids: dict[str, int]
+) -> list[tuple[Any, ...]]:
+    """The ``link_summary`` rows of a page's :attr:`PageContent.links` (:func:`link_row`).
+
+    ``url_ids`` maps each target URL to its ``url_id``.  One call a page, so
+    that the loop runs compiled (unob.native): building the rows from the
+    writer's interpreted code took about 750 instructions a link more.
+    """
+    return [
+        link_row(generation_id, position, url_ids[link[0]], link)
+        for position, link in enumerate(links)
+    ]
 
 
 @dataclass(slots=True)
@@ -184,7 +186,7 @@ class PageContent:
     headings: list[tuple[Any, ...]]
     images: list[tuple[Any, ...]]
     #: ``(to_url, to_fragment, text, kind, locality, rel, flag bits)`` per
-    #: link: compact for the trip from a worker; :func:`link_row` makes the row.
+    #: link: compact for the trip from a worker; :func:`link_rows` makes the rows.
     links: list[tuple[Any, ...]]
 
 

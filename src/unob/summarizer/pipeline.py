@@ -56,7 +56,7 @@ from unob.summarizer.observe import (
     IMAGE_COLUMNS,
     LINK_COLUMNS,
     Observed,
-    link_row,
+    link_rows,
     observe_timed,
 )
 from unob.summarizer.summarystore import SummaryStore
@@ -682,10 +682,7 @@ def _write_contents(
         descriptions.append((gid, *content.description))
         headings.extend((gid, *row) for row in content.headings)
         images.extend((gid, *row) for row in content.images)
-        links.extend(
-            link_row(gid, position, targets[row[0]], row)
-            for position, row in enumerate(content.links)
-        )
+        links += link_rows(gid, content.links, targets)
     store.insert("file_summary", _FILE_COLUMNS, files)
     store.insert(
         "document_description", ("entity_generation_id", *DESCRIPTION_COLUMNS), descriptions
