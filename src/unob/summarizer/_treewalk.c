@@ -497,6 +497,38 @@ static int set_heading_anchor(State *st, PyObject *anchor) {
     return r;
 }
 
+/* walk._is_json_ld for ASCII type attributes (almost all): 1 or 0; 2 when
+ * Python must decide (Unicode lowercasing), -1 on error. */
+static int script_is_json_ld(const xmlNode *node) {
+    static const char want[] = "application/ld+json";
+    for (const xmlAttr *a = node->properties; a != NULL; a = a->next) {
+        if (strcmp((const char *)a->name, "type") != 0) continue;
+        char *owned;
+        const char *v = attr_value(a, &owned);
+        if (v == NULL) return -1;
+        int result = 0;
+        size_t n = strlen(v), i = 0;
+        for (size_t k = 0; k < n; k++)
+            if ((unsigned char)v[k] >= 0x80) result = 2;
+        if (result == 0) {
+            /* str.strip() on ASCII: space, \t\n\v\f\r and \x1c-\x1f. */
+#define ASCII_SPACE(c) ((c) == ' ' || ((c) >= 0x09 && (c) <= 0x0D) || ((c) >= 0x1C && (c) <= 0x1F))
+            while (i < n && ASCII_SPACE(v[i])) i++;
+            while (n > i && ASCII_SPACE(v[n - 1])) n--;
+#undef ASCII_SPACE
+            result = n - i == sizeof want - 1;
+            for (size_t k = 0; result && k < n - i; k++) {
+                char c = v[i + k];
+                if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+                result = c == want[k];
+            }
+        }
+        PyMem_Free(owned);
+        return result;
+    }
+    return 0; /* no type: "" is not JSON-LD */
+}
+
 /* _Walker._start_special: the element's content is skipped; its attributes
  * or (title, JSON-LD) its own text count. */
 static int start_special(State *st, xmlNode *node, TagInfo *t) {
@@ -516,6 +548,10 @@ static int start_special(State *st, xmlNode *node, TagInfo *t) {
     if (kind == K_TITLE) {
         special = !st->title_done && !(st->mask & cfg_in_heading);
     } else if (kind == K_SCRIPT && node->properties != NULL) {
+        special = script_is_json_ld(node);
+        if (special < 0) return -1;
+    }
+    if (special == 2) { /* undecided in C: walk._is_json_ld */
         PyObject *d = attr_dict(node);
         if (d == NULL) return -1;
         r = PyObject_CallOneArg(cfg_is_json_ld, d);
@@ -697,12 +733,19 @@ static int start(State *st, xmlNode *node, Attrs *at) {
                 rel = PyTuple_New(0);
             }
             PyObject *pieces = PyList_New(0);
+            PyObject *mask_o = PyLong_FromLong(mask), *node_o = PyLong_FromLong(st->cur_node);
+            PyObject *pos_o = PyLong_FromLong(st->position);
             PyObject *link = NULL;
-            if (rel != NULL && pieces != NULL)
-                link = PyObject_CallFunction(cfg_raw_link, "OOOllOOl", href, t->str, rel, mask, st->cur_node,
-                                             pieces, Py_False, st->position);
+            if (rel != NULL && pieces != NULL && mask_o != NULL && node_o != NULL && pos_o != NULL) {
+                /* A vector call: no argument tuple, no format string (a link per ~6 elements). */
+                PyObject *args[8] = {href, t->str, rel, mask_o, node_o, pieces, Py_False, pos_o};
+                link = PyObject_Vectorcall(cfg_raw_link, args, 8, NULL);
+            }
             Py_XDECREF(rel);
             Py_XDECREF(pieces);
+            Py_XDECREF(mask_o);
+            Py_XDECREF(node_o);
+            Py_XDECREF(pos_o);
             if (link == NULL) { Py_DECREF(href); return -1; }
             st->position++;
             int r = PyList_Append(st->links, link);
