@@ -44,9 +44,9 @@ COMPILED = (
 
 #: C extensions setup.py builds with the compiled modules, by source file
 #: (under src/unob).  They have no ``.py`` twin: the module that imports one
-#: (walk.py for ``_treewalk``) runs its Python reference instead when the
+#: (walk.py for ``_saxwalk``) runs its Python reference instead when the
 #: sources are in use.  Stale like a compiled module when older than its source.
-C_EXTENSIONS = {"unob.summarizer._treewalk": "summarizer/_treewalk.c"}
+C_EXTENSIONS = {"unob.summarizer._saxwalk": "summarizer/_saxwalk.c"}
 
 #: ``1``: run the ``.py`` sources even when compiled; ``0``: the compiled
 #: modules, unchecked (what :func:`use_sources` passes on to worker processes).

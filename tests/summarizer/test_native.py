@@ -93,7 +93,7 @@ def test_compiled_state_sees_missing_and_stale_builds(
     assert native.compiled_state() == "compiled"
     (tmp_path / "setup.py").write_text("")
     assert native.compiled_state() == "stale"
-    _fake_build(package, newer_source="summarizer/_treewalk.c")  # a C extension's too
+    _fake_build(package, newer_source="summarizer/_saxwalk.c")  # a C extension's too
     assert native.compiled_state() == "stale"
     _fake_build(package, newer_source=None)
     next(package.glob("summarizer/walk.*[!y]")).unlink()  # one compiled module missing

@@ -11,13 +11,15 @@ Python lists that the rest of the summarizer works on:
   pile each), with the node that holds them and their link-text size.
 * headings, images, raw links and head metadata, in document order.
 
-No tree is built: the walker is an lxml *parser target* (libxml2's SAX
-events delivered as ``start(tag, attrib)`` / ``data(text)`` / ``end(tag)``
-calls).  Measured on the extraction benchmark, parsing into a target costs
-about what building the tree costs, while walking a built tree with
-``iterwalk`` and reading attributes through element proxies costs twice as
-much again; per-page cost is most of
-:func:`~unob.summarizer.extract.derive_html`.
+No tree is built.  The reference walker, :class:`_Walker`, is an lxml
+*parser target*: libxml2's parse events delivered as ``start(tag, attrib)``
+/ ``data(text)`` / ``end(tag)`` calls (walking a built tree through element
+proxies cost twice as much again).  Delivering an event to Python costs
+more than libxml2 spends producing it, so the same walk also exists in C
+(``_saxwalk.c``, see :func:`c_walker`): libxml2's HTML parser, taken from
+lxml's module, calls it directly, and it calls back here only for the rules
+that are not bookkeeping.  With it, the walk costs about what lxml's parse
+alone does.
 """
 
 from __future__ import annotations
@@ -589,35 +591,27 @@ _local = threading.local()
 def walk(data: bytes) -> Walked:
     """Parse UTF-8 HTML bytes and walk them once (see module docstring).
 
-    With the C walker (:func:`tree_walker`), lxml builds its tree and the
-    walk runs over it in C; otherwise :class:`_Walker` is the parser target.
-    Both give equal results (tests/summarizer/test_treewalk.py).  One parser
-    per thread: lxml parsers must not be shared between threads, and
-    building one costs more than a small page.
+    With the C walker (:func:`c_walker`), libxml2's parser (the one lxml
+    uses) delivers its events to C code; otherwise :class:`_Walker` is
+    lxml's parser target.  Both give equal results
+    (tests/summarizer/test_saxwalk.py).
     """
-    tree = tree_walker()
-    return walk_events(data) if tree is None else walk_tree(data, tree)
+    module = c_walker()
+    return walk_events(data) if module is None else walk_c(data, module)
 
 
-def walk_tree(data: bytes, tree: Any) -> Walked:
-    """:func:`walk` by lxml's tree parser and the C walker module ``tree``."""
-    parser = getattr(_local, "tree_parser", None)
-    if parser is None:
-        parser = etree.HTMLParser(**_PARSER_OPTIONS)
-        _local.tree_parser = parser
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError:
-        root = None  # "Document is empty"
-    if root is None:
-        # No element at all: the parser target then saw no event either.
-        return Walked()
-    walked: Walked = tree.walk(root)
+def walk_c(data: bytes, module: Any) -> Walked:
+    """:func:`walk` by the C walker ``module`` (libxml2's parser, its events handled in C)."""
+    walked: Walked = module.walk(data)
     return walked
 
 
 def walk_events(data: bytes) -> Walked:
-    """:func:`walk` with :class:`_Walker` as lxml's parser target (the reference)."""
+    """:func:`walk` with :class:`_Walker` as lxml's parser target (the reference).
+
+    One parser and target per thread: lxml parsers must not be shared
+    between threads, and building one costs more than a small page.
+    """
     pair = getattr(_local, "pair", None)
     if pair is None:
         target = _Walker()
@@ -633,31 +627,35 @@ def walk_events(data: bytes) -> Walked:
     return result
 
 
-_tree: list[Any] = []  # [the configured C walker module, or None], once decided
+_c_module: list[Any] = []  # [the configured C walker module, or None], once decided
 
 
-def tree_walker() -> Any:
-    """The C walker (``unob.summarizer._treewalk``), configured; None to use :class:`_Walker`.
+def c_walker() -> Any:
+    """The C walker (``unob.summarizer._saxwalk``), configured; None to use :class:`_Walker`.
 
     None when the sources are in use (``UNOB_PURE_PYTHON``, see
-    :mod:`unob.native`) or the extension was not built.
+    :mod:`unob.native`), the extension was not built, or the installed lxml
+    does not export libxml2's parser functions.
     """
-    if not _tree:
+    if not _c_module:
         module: Any = None
         if os.environ.get(PURE_ENV) != "1":
             try:
                 # import_module: mypyc's compiled `from unob.summarizer import
-                # _treewalk` looks for an attribute and does not import it.
-                module = importlib.import_module("unob.summarizer._treewalk")
+                # _saxwalk` looks for an attribute and does not import it.
+                module = importlib.import_module("unob.summarizer._saxwalk")
             except ImportError:
                 module = None
         if module is not None:
-            module.configure(*_tree_config())
-        _tree.append(module)
-    return _tree[0]
+            try:
+                module.configure(*_c_config())
+            except ImportError:
+                module = None
+        _c_module.append(module)
+    return _c_module[0]
 
 
-def _tree_config() -> tuple[Any, ...]:
+def _c_config() -> tuple[Any, ...]:
     """What the C walker needs of this module, in the order of its configure()."""
     tags = {*_KIND, *_TAG_LOCATION, *_HEADING_LEVEL, *_NEVER_JUNK, *_SECTIONING, "html", "body"}
     info = {
@@ -690,7 +688,7 @@ def _tree_config() -> tuple[Any, ...]:
         Walked,
         RawLink,
         RawHeading,
-        etree._Element,
+        etree.__file__,
         _WEIGHT,
         _JUNK,
         _HIDDEN,

@@ -1,7 +1,7 @@
-"""The C walker over lxml's tree gives what walk.py's parser-target walker gives.
+"""The C walker on libxml2's events gives what walk.py's parser-target walker gives.
 
 walk.py's ``_Walker`` is the reference (``walk_events``); the C module
-``unob.summarizer._treewalk`` (``walk_tree``) must produce an equal
+``unob.summarizer._saxwalk`` (``walk_c``) must produce an equal
 ``Walked`` for every input: real pages, fixtures and generated HTML soup.
 """
 
@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from lxml import etree
 from test_extract_props import _html
 
 from unob.summarizer import walk as W
@@ -28,11 +27,11 @@ FIXTURES = sorted((REPO / "tests" / "summarizer" / "fixtures").glob("*.html*"))
 
 def _c_walker() -> ModuleType:
     try:
-        module = importlib.import_module("unob.summarizer._treewalk")
+        module = importlib.import_module("unob.summarizer._saxwalk")
     except ImportError:
         pytest.skip("unob was installed without its C extensions")
     # Configured with this process's walk module, compiled or sources.
-    module.configure(*W._tree_config())
+    module.configure(*W._c_config())
     return module
 
 
@@ -54,7 +53,7 @@ def _plain(walked: W.Walked) -> dict[str, Any]:
 
 
 def _assert_same(data: bytes, tree: ModuleType) -> None:
-    assert _plain(W.walk_tree(data, tree)) == _plain(W.walk_events(data))
+    assert _plain(W.walk_c(data, tree)) == _plain(W.walk_events(data))
 
 
 def _read(path: Path) -> bytes:
@@ -99,12 +98,30 @@ def test_edge_cases(html: str) -> None:
     _assert_same(html.encode(), _c_walker())
 
 
-def test_walk_rejects_what_is_not_an_lxml_element() -> None:
-    tree = _c_walker()
+def test_walk_takes_bytes() -> None:
+    module = _c_walker()
     with pytest.raises(TypeError):
-        tree.walk(object())
-    root = etree.fromstring(b"<p>x</p>", etree.HTMLParser())
-    assert tree.walk(root).b_text == ["x"]
+        module.walk("<p>x</p>")
+    assert module.walk(b"<p>x</p>").b_text == ["x"]
+    assert module.walk(memoryview(b"<p>y</p>")).b_text == ["y"]
+
+
+def test_an_error_in_a_callback_is_raised_not_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Python error inside libxml2's callbacks stops the parse and is raised."""
+    module = _c_walker()
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("broken rule")
+
+    config = list(W._c_config())
+    config[7] = broken  # _read_img
+    module.configure(*config)
+    try:
+        with pytest.raises(RuntimeError, match="broken rule"):
+            module.walk(b"<p>a<img src=x.png>b</p><p>more</p>")
+        assert module.walk(b"<p>fine</p>").b_text == ["fine"]
+    finally:
+        module.configure(*W._c_config())
 
 
 def test_inline_location_tags_keep_their_text() -> None:

@@ -1,36 +1,50 @@
-/* The walk of unob.summarizer.walk, in C, over the tree lxml has parsed.
+/* The walk of unob.summarizer.walk, in C, on libxml2's parse events.
  *
  * walk.py's _Walker receives libxml2's parse events through lxml's parser
  * target interface: for every start tag lxml builds a dict of the attributes
  * and str objects of the names and values, and calls a Python method; for
  * every text node it builds a str.  That per-event work was about half of
  * deriving a page (python3-doc: 34 M instructions a page for the walk, 17 M
- * for lxml's parse alone).  This module instead lets lxml build its tree
- * (libxml2's own C tree builder) and walks the libxml2 nodes directly,
- * making Python objects only for what the walk keeps: block texts, ids,
- * links, headings.  Vocabulary lookups, text normalization and rare elements
- * (img, meta, link, ...) call back into walk.py, so each rule is written once.
+ * for lxml's parse into a tree).  Here libxml2's HTML parser, the very one
+ * lxml links and exports, calls C functions for its events (SAX), with the
+ * parse options lxml would pass, and the walk makes Python objects only for
+ * what it keeps: block texts, ids, links, headings.  No tree is built, so
+ * the whole walk costs about what lxml's tree parse alone costs.
+ * Vocabulary lookups, whitespace rules of pre blocks and headings and rare
+ * elements (img, meta, link, ...) call back into walk.py, so each rule is
+ * written once.
  *
  * The result must equal _Walker's for every input: walk.py is the
  * reference, each C function names the _Walker code it mirrors, and
- * tests/summarizer/test_treewalk.py compares both walkers on real pages and
- * on generated junk.  Only libxml2's public node structs are read (no
- * libxml2 function is called), with the headers lxml ships
- * (lxml.get_include()).
+ * tests/summarizer/test_saxwalk.py compares both walkers on real pages and
+ * on generated junk.  Headers: those lxml ships (lxml.get_include()).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <dlfcn.h>
 #include <string.h>
-#include <libxml/tree.h>
+#include <libxml/HTMLparser.h>
 
-/* lxml's public element layout (lxml/etree.h, "struct LxmlElement"; unchanged
- * since lxml 2).  walk() checks it: lxml stores the proxy in _private. */
-typedef struct {
-    PyObject_HEAD
-    PyObject *_doc;
-    xmlNode *_c_node;
-    PyObject *_tag;
-} LxmlElement;
+/* libxml2's HTML parser, taken from the lxml extension module that links it
+ * (lxml exports libxml2's functions; lxml.get_include() has the headers).
+ * Using the very parser lxml uses is what makes the events equal to those
+ * lxml's parser target receives. */
+typedef htmlParserCtxtPtr (*NewSAXParserCtxtFn)(const htmlSAXHandler *, void *);
+typedef htmlDocPtr (*CtxtReadMemoryFn)(htmlParserCtxtPtr, const char *, int, const char *, const char *, int);
+typedef void (*FreeParserCtxtFn)(htmlParserCtxtPtr);
+typedef void (*FreeDocFn)(xmlDocPtr);
+typedef void (*StopParserFn)(xmlParserCtxtPtr);
+static NewSAXParserCtxtFn new_sax_parser_ctxt;
+static CtxtReadMemoryFn ctxt_read_memory;
+static FreeParserCtxtFn free_parser_ctxt;
+static FreeDocFn free_doc;
+static StopParserFn stop_parser;
+
+/* walk.py's _PARSER_OPTIONS as lxml passes them to libxml2 (recover,
+ * no_network, compact, default_doctype=False), and no error reports: lxml
+ * collects those in its error log, which a parser target never reads. */
+static const int PARSE_OPTIONS = HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_COMPACT |
+                                 HTML_PARSE_NODEFDTD | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING;
 
 /* Tag kinds: walk.py's _K_* values. */
 enum {
@@ -53,7 +67,6 @@ static PyObject *cfg_collapse;     /* " ".join(text.split()) */
 static PyObject *cfg_read_img, *cfg_read_meta, *cfg_read_link_rel, *cfg_read_base;
 static PyObject *cfg_is_json_ld, *cfg_finish_special, *cfg_strip_lang, *cfg_rel_tokens;
 static PyObject *cfg_walked, *cfg_raw_link, *cfg_raw_heading;
-static PyObject *cfg_element_type; /* lxml.etree._Element */
 static double cfg_weight[16];
 static int cfg_junk[16];
 static long cfg_hidden_bit, cfg_in_pre, cfg_in_code, cfg_in_heading;
@@ -105,19 +118,11 @@ static int objs_push(Objs *a, PyObject *o) {
     return 0;
 }
 
-/* Raw allocations to free later (attribute values joined from several nodes). */
-typedef struct { void **p; Py_ssize_t len, cap; } Ptrs;
-
-static int ptrs_push(Ptrs *a, void *item) {
-    if (a->len == a->cap && grow((void **)&a->p, &a->cap, sizeof *a->p) < 0) return -1;
-    a->p[a->len++] = item;
-    return 0;
-}
-
 /* ---- tag information, cached per walk by name pointer ------------------ */
 
 typedef struct {
-    const xmlChar *name; /* NULL: empty slot */
+    char *name; /* a copy; NULL: empty slot */
+    size_t hash;
     int kind, level, flags;
     long loc;
     PyObject *str; /* the tag as str */
@@ -143,9 +148,20 @@ typedef struct {
     Objs open_links;
     PyObject *open_heading; /* owned, or NULL */
     int title_done, lang_done;
-    TagInfo *tags; /* open addressing by name pointer; capacity a power of 2 */
+    int skip;          /* _Walker.skip: depth inside a skipped element */
+    int special_kind;  /* K_TITLE or K_SCRIPT while collecting its text, else 0 */
+    Buf special;       /* that text */
+    int failed;        /* a Python error is set: ignore the remaining events */
+    htmlParserCtxtPtr ctxt;
+    TagInfo *tags; /* open addressing by name; capacity a power of 2 */
     int n_tags, tag_cap;
 } State;
+
+static size_t name_hash(const char *s) {
+    size_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
 
 static int grow_tags(State *st) {
     int cap = st->tag_cap ? st->tag_cap * 2 : 64;
@@ -154,7 +170,7 @@ static int grow_tags(State *st) {
     for (int i = 0; i < st->tag_cap; i++) {
         TagInfo *old = &st->tags[i];
         if (old->name == NULL) continue;
-        size_t h = ((size_t)old->name >> 4) & (size_t)(cap - 1);
+        size_t h = old->hash & (size_t)(cap - 1);
         while (tags[h].name != NULL) h = (h + 1) & (size_t)(cap - 1);
         tags[h] = *old;
     }
@@ -164,26 +180,34 @@ static int grow_tags(State *st) {
     return 0;
 }
 
-/* The TagInfo of an element name, by pointer (a walk never sees a name
- * pointer change its text: the tree is not modified meanwhile). */
-static TagInfo *tag_info(State *st, const xmlChar *name) {
+/* The TagInfo of an element name, cached for the walk (pages use a few
+ * dozen distinct names; junk pages may use thousands). */
+static TagInfo *tag_info(State *st, const xmlChar *xname) {
+    const char *name = (const char *)xname;
     if (st->n_tags * 2 >= st->tag_cap && grow_tags(st) < 0) return NULL;
-    size_t mask = (size_t)(st->tag_cap - 1), h = ((size_t)name >> 4) & mask;
+    size_t hash = name_hash(name), mask = (size_t)(st->tag_cap - 1), h = hash & mask;
     TagInfo *t;
     for (t = &st->tags[h]; t->name != NULL; t = &st->tags[h]) {
-        if (t->name == name) return t;
+        if (t->hash == hash && strcmp(t->name, name) == 0) return t;
         h = (h + 1) & mask;
     }
-    PyObject *s = PyUnicode_DecodeUTF8((const char *)name, (Py_ssize_t)strlen((const char *)name), "replace");
+    size_t len = strlen(name);
+    PyObject *s = PyUnicode_DecodeUTF8(name, (Py_ssize_t)len, "replace");
     if (s == NULL) return NULL;
     PyObject *info = PyDict_GetItemWithError(cfg_tag_info, s); /* borrowed */
     if (info == NULL && PyErr_Occurred()) { Py_DECREF(s); return NULL; }
-    t->kind = K_BLOCK; t->loc = 0; t->level = 0; t->flags = 0;
-    if (info != NULL && !PyArg_ParseTuple(info, "ilii", &t->kind, &t->loc, &t->level, &t->flags)) {
+    int kind = K_BLOCK, level = 0, flags = 0;
+    long loc = 0;
+    if (info != NULL && !PyArg_ParseTuple(info, "ilii", &kind, &loc, &level, &flags)) {
         Py_DECREF(s);
         return NULL;
     }
-    t->name = name;
+    char *copy = PyMem_Malloc(len + 1);
+    if (copy == NULL) { Py_DECREF(s); PyErr_NoMemory(); return NULL; }
+    memcpy(copy, name, len + 1);
+    t->name = copy;
+    t->hash = hash;
+    t->kind = kind; t->loc = loc; t->level = level; t->flags = flags;
     t->str = s;
     st->n_tags++;
     return t;
@@ -191,40 +215,25 @@ static TagInfo *tag_info(State *st, const xmlChar *name) {
 
 /* ---- attributes ---------------------------------------------------------- */
 
-/* The attributes the walk reads; a value is NULL when absent. */
+/* The attributes the walk reads; a value is NULL when absent.  `atts` is the
+ * parser's array name, value, name, value, ..., NULL (a value may be NULL:
+ * `<p hidden>`; lxml then gives "", and so does this). */
 typedef struct {
     int count;
     const char *cls, *id, *role, *style, *hidden, *aria_hidden, *href, *rel, *lang, *xml_lang,
         *name, *alt, *datetime;
-    Ptrs owned; /* joined values to free */
 } Attrs;
 
-/* An attribute's value.  The HTML parser makes it one text node (or none);
- * several are joined into a new allocation, stored in *owned for the caller
- * to free.  NULL on error. */
-static const char *attr_value(const xmlAttr *a, char **owned) {
-    const xmlNode *c = a->children;
-    *owned = NULL;
-    if (c == NULL) return "";
-    if (c->next == NULL) return c->content ? (const char *)c->content : "";
-    Buf joined = {NULL, 0, 0};
-    for (; c != NULL; c = c->next)
-        if (c->content && buf_add(&joined, (const char *)c->content, (Py_ssize_t)strlen((const char *)c->content)) < 0) {
-            PyMem_Free(joined.p);
-            return NULL;
-        }
-    if (buf_add(&joined, "", 1) < 0) { PyMem_Free(joined.p); return NULL; }
-    *owned = joined.p;
-    return joined.p;
-}
+#define ATT_VALUE(v) ((v) != NULL ? (const char *)(v) : "")
 
-static int read_attrs(const xmlNode *node, Attrs *at) {
+static void read_attrs(const xmlChar **atts, Attrs *at) {
     at->count = 0;
     at->cls = at->id = at->role = at->style = at->hidden = at->aria_hidden = NULL;
     at->href = at->rel = at->lang = at->xml_lang = at->name = at->alt = at->datetime = NULL;
-    for (const xmlAttr *a = node->properties; a != NULL; a = a->next) {
+    if (atts == NULL) return;
+    for (; atts[0] != NULL; atts += 2) {
         at->count++;
-        const char *n = (const char *)a->name;
+        const char *n = (const char *)atts[0];
         const char **slot = NULL;
         switch (n[0]) {
         case 'a':
@@ -247,35 +256,19 @@ static int read_attrs(const xmlNode *node, Attrs *at) {
         case 's': if (strcmp(n, "style") == 0) slot = &at->style; break;
         case 'x': if (strcmp(n, "xml:lang") == 0) slot = &at->xml_lang; break;
         }
-        if (slot != NULL && *slot == NULL) {
-            char *owned;
-            *slot = attr_value(a, &owned);
-            if (*slot == NULL) return -1;
-            if (owned != NULL && ptrs_push(&at->owned, owned) < 0) {
-                PyMem_Free(owned);
-                return -1;
-            }
-        }
+        /* The last of a repeated name, as in lxml's dict (libxml2 drops repeats anyway). */
+        if (slot != NULL) *slot = ATT_VALUE(atts[1]);
     }
-    return 0;
-}
-
-static void free_owned(Attrs *at) {
-    for (Py_ssize_t i = 0; i < at->owned.len; i++) PyMem_Free(at->owned.p[i]);
-    at->owned.len = 0;
 }
 
 /* All attributes as a dict, as lxml gives a parser target (rare elements). */
-static PyObject *attr_dict(const xmlNode *node) {
+static PyObject *attr_dict(const xmlChar **atts) {
     PyObject *d = PyDict_New();
-    if (d == NULL) return NULL;
-    for (const xmlAttr *a = node->properties; a != NULL; a = a->next) {
-        char *owned;
-        const char *v = attr_value(a, &owned);
-        if (v == NULL) { Py_DECREF(d); return NULL; }
-        PyObject *key = PyUnicode_DecodeUTF8((const char *)a->name, (Py_ssize_t)strlen((const char *)a->name), "replace");
+    if (d == NULL || atts == NULL) return d;
+    for (; atts[0] != NULL; atts += 2) {
+        const char *v = ATT_VALUE(atts[1]);
+        PyObject *key = PyUnicode_DecodeUTF8((const char *)atts[0], (Py_ssize_t)strlen((const char *)atts[0]), "replace");
         PyObject *val = key ? PyUnicode_DecodeUTF8(v, (Py_ssize_t)strlen(v), "replace") : NULL;
-        PyMem_Free(owned);
         if (val == NULL || PyDict_SetItem(d, key, val) < 0) {
             Py_XDECREF(key); Py_XDECREF(val); Py_DECREF(d);
             return NULL;
@@ -440,13 +433,10 @@ static int flush(State *st, long node) {
 }
 
 /* _Walker.data */
-static int data(State *st, const xmlChar *content) {
-    if (content == NULL) return 0;
-    Py_ssize_t n = (Py_ssize_t)strlen((const char *)content);
-    if (n == 0) return 0;
-    if (buf_add(&st->buf, (const char *)content, n) < 0) return -1;
-    if (st->in_link) st->buf_link += code_points((const char *)content, n);
-    if (st->cap_start.len && buf_add(&st->cap, (const char *)content, n) < 0) return -1;
+static int data(State *st, const char *text, Py_ssize_t n) {
+    if (buf_add(&st->buf, text, n) < 0) return -1;
+    if (st->in_link) st->buf_link += code_points(text, n);
+    if (st->cap_start.len && buf_add(&st->cap, text, n) < 0) return -1;
     return 0;
 }
 
@@ -499,44 +489,38 @@ static int set_heading_anchor(State *st, PyObject *anchor) {
 
 /* walk._is_json_ld for ASCII type attributes (almost all): 1 or 0; 2 when
  * Python must decide (Unicode lowercasing), -1 on error. */
-static int script_is_json_ld(const xmlNode *node) {
+static int script_is_json_ld(const xmlChar **atts) {
     static const char want[] = "application/ld+json";
-    for (const xmlAttr *a = node->properties; a != NULL; a = a->next) {
-        if (strcmp((const char *)a->name, "type") != 0) continue;
-        char *owned;
-        const char *v = attr_value(a, &owned);
-        if (v == NULL) return -1;
-        int result = 0;
-        size_t n = strlen(v), i = 0;
-        for (size_t k = 0; k < n; k++)
-            if ((unsigned char)v[k] >= 0x80) result = 2;
-        if (result == 0) {
-            /* str.strip() on ASCII: space, \t\n\v\f\r and \x1c-\x1f. */
+    const char *v = NULL;
+    for (; atts != NULL && atts[0] != NULL; atts += 2)
+        if (strcmp((const char *)atts[0], "type") == 0) v = ATT_VALUE(atts[1]);
+    if (v == NULL) return 0; /* no type: "" is not JSON-LD */
+    size_t n = strlen(v), i = 0;
+    for (size_t k = 0; k < n; k++)
+        if ((unsigned char)v[k] >= 0x80) return 2;
+    /* str.strip() on ASCII: space, \t\n\v\f\r and \x1c-\x1f. */
 #define ASCII_SPACE(c) ((c) == ' ' || ((c) >= 0x09 && (c) <= 0x0D) || ((c) >= 0x1C && (c) <= 0x1F))
-            while (i < n && ASCII_SPACE(v[i])) i++;
-            while (n > i && ASCII_SPACE(v[n - 1])) n--;
+    while (i < n && ASCII_SPACE(v[i])) i++;
+    while (n > i && ASCII_SPACE(v[n - 1])) n--;
 #undef ASCII_SPACE
-            result = n - i == sizeof want - 1;
-            for (size_t k = 0; result && k < n - i; k++) {
-                char c = v[i + k];
-                if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-                result = c == want[k];
-            }
-        }
-        PyMem_Free(owned);
-        return result;
+    if (n - i != sizeof want - 1) return 0;
+    for (size_t k = 0; k < n - i; k++) {
+        char c = v[i + k];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != want[k]) return 0;
     }
-    return 0; /* no type: "" is not JSON-LD */
+    return 1;
 }
 
-/* _Walker._start_special: the element's content is skipped; its attributes
- * or (title, JSON-LD) its own text count. */
-static int start_special(State *st, xmlNode *node, TagInfo *t) {
+/* _Walker._start_special: the element's content is skipped (the caller sets
+ * skip); its attributes or (title, JSON-LD) its own text count. */
+static int start_special(State *st, const xmlChar **atts, TagInfo *t) {
     int kind = t->kind, special = 0;
+    int has_atts = atts != NULL && atts[0] != NULL;
     PyObject *r = NULL;
     if (kind == K_META || kind == K_LINK || kind == K_BASE) {
-        if (node->properties == NULL) return 0;
-        PyObject *d = attr_dict(node);
+        if (!has_atts) return 0;
+        PyObject *d = attr_dict(atts);
         if (d == NULL) return -1;
         PyObject *fn = kind == K_META ? cfg_read_meta : kind == K_LINK ? cfg_read_link_rel : cfg_read_base;
         r = PyObject_CallFunctionObjArgs(fn, d, st->w, NULL);
@@ -547,12 +531,11 @@ static int start_special(State *st, xmlNode *node, TagInfo *t) {
     }
     if (kind == K_TITLE) {
         special = !st->title_done && !(st->mask & cfg_in_heading);
-    } else if (kind == K_SCRIPT && node->properties != NULL) {
-        special = script_is_json_ld(node);
-        if (special < 0) return -1;
+    } else if (kind == K_SCRIPT && has_atts) {
+        special = script_is_json_ld(atts);
     }
     if (special == 2) { /* undecided in C: walk._is_json_ld */
-        PyObject *d = attr_dict(node);
+        PyObject *d = attr_dict(atts);
         if (d == NULL) return -1;
         r = PyObject_CallOneArg(cfg_is_json_ld, d);
         Py_DECREF(d);
@@ -561,18 +544,20 @@ static int start_special(State *st, xmlNode *node, TagInfo *t) {
         Py_DECREF(r);
         if (special < 0) return -1;
     }
-    if (!special) return 0;
-    Buf text = {NULL, 0, 0};
-    for (xmlNode *c = node->children; c != NULL; c = c->next)
-        if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content &&
-            buf_add(&text, (const char *)c->content, (Py_ssize_t)strlen((const char *)c->content)) < 0) {
-            PyMem_Free(text.p);
-            return -1;
-        }
-    PyObject *s = PyUnicode_DecodeUTF8(text.p ? text.p : "", text.len, "replace");
-    PyMem_Free(text.p);
+    if (special) {
+        st->special_kind = kind;
+        st->special.len = 0;
+    }
+    return 0;
+}
+
+/* The special element ended: hand its text to walk._finish_special. */
+static int finish_special(State *st) {
+    int kind = st->special_kind;
+    st->special_kind = 0;
+    PyObject *s = PyUnicode_DecodeUTF8(st->special.p ? st->special.p : "", st->special.len, "replace");
     if (s == NULL) return -1;
-    r = PyObject_CallFunctionObjArgs(cfg_finish_special, st->w, kind == K_TITLE ? Py_True : Py_False, s, NULL);
+    PyObject *r = PyObject_CallFunctionObjArgs(cfg_finish_special, st->w, kind == K_TITLE ? Py_True : Py_False, s, NULL);
     Py_DECREF(s);
     if (r == NULL) return -1;
     Py_DECREF(r);
@@ -582,11 +567,11 @@ static int start_special(State *st, xmlNode *node, TagInfo *t) {
 
 /* _Walker.start.  Returns 1 when the element was pushed (its children are
  * walked and end() follows), 0 when it was skipped whole, -1 on error. */
-static int start(State *st, xmlNode *node, Attrs *at) {
-    TagInfo *t = tag_info(st, node->name);
+static int start(State *st, const xmlChar *name, const xmlChar **atts, Attrs *at) {
+    TagInfo *t = tag_info(st, name);
     if (t == NULL) return -1;
     int kind = t->kind;
-    if (read_attrs(node, at) < 0) return -1;
+    read_attrs(atts, at);
     if (kind == K_INLINE) {
         long mask = st->mask, new_mask = mask;
         if (at->count) {
@@ -612,7 +597,7 @@ static int start(State *st, xmlNode *node, Attrs *at) {
         return 1;
     }
     if (kind == K_SKIP || (kind >= K_META && kind <= K_BASE)) {
-        return start_special(st, node, t) < 0 ? -1 : 0;
+        return start_special(st, atts, t) < 0 ? -1 : 0;
     }
     double weight = 0.0;
     int junk = 0;
@@ -787,7 +772,7 @@ static int start(State *st, xmlNode *node, Attrs *at) {
         if (flush(st, st->cur_node) < 0) return -1;
     } else if (kind == K_IMG) {
         if (at->count) {
-            PyObject *d = attr_dict(node);
+            PyObject *d = attr_dict(atts);
             if (d == NULL) return -1;
             PyObject *r = PyObject_CallFunction(cfg_read_img, "OlO", d, st->cur_node, st->w);
             Py_DECREF(d);
@@ -867,37 +852,51 @@ static int end(State *st) {
     return 0;
 }
 
-/* Document order over the tree: start/text/end as the parser events came. */
-static int run(State *st, xmlNode *node) {
-    Attrs at;
-    memset(&at, 0, sizeof at);
-    int r = 0;
-    while (node != NULL && r == 0) {
-        if (node->type == XML_ELEMENT_NODE) {
-            r = start(st, node, &at);
-            free_owned(&at);
-            if (r < 0) break;
-            if (r == 1) {
-                r = 0;
-                if (node->children != NULL) {
-                    node = node->children;
-                    continue;
-                }
-                if (end(st) < 0) { r = -1; break; }
-            }
-        } else if (node->type == XML_TEXT_NODE || node->type == XML_CDATA_SECTION_NODE) {
-            if (data(st, node->content) < 0) { r = -1; break; }
-        }
-        while (node->next == NULL) {
-            node = node->parent;
-            if (node == NULL || node->type != XML_ELEMENT_NODE) goto done;
-            if (end(st) < 0) { r = -1; goto done; }
-        }
-        node = node->next;
+/* ---- libxml2's SAX callbacks: _Walker.start/end/data ----------------- */
+
+/* The callbacks cannot report an error to libxml2: the first one stops the
+ * parser and makes the remaining events no-ops; walk() then raises it. */
+static void fail(State *st) {
+    st->failed = 1;
+    stop_parser(st->ctxt);
+}
+
+static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts) {
+    State *st = ((htmlParserCtxtPtr)ctx)->_private;
+    if (st->failed) return;
+    if (st->skip) {
+        st->skip++;
+        return;
     }
-done:
-    PyMem_Free(at.owned.p);
-    return r;
+    Attrs at;
+    int r = start(st, name, atts, &at);
+    if (r < 0) fail(st);
+    else if (r == 0) st->skip = 1;
+}
+
+static void sax_end(void *ctx, const xmlChar *name) {
+    State *st = ((htmlParserCtxtPtr)ctx)->_private;
+    (void)name;
+    if (st->failed) return;
+    if (st->skip) {
+        if (--st->skip == 0 && st->special_kind && finish_special(st) < 0) fail(st);
+        return;
+    }
+    if (st->stack.len == 0) return; /* never: libxml2 balances its events */
+    if (end(st) < 0) fail(st);
+}
+
+static void sax_characters(void *ctx, const xmlChar *ch, int len) {
+    State *st = ((htmlParserCtxtPtr)ctx)->_private;
+    if (st->failed || len <= 0) return;
+    int r;
+    if (st->skip) {
+        /* Only a special element's own text (skip == 1) counts. */
+        r = st->special_kind && st->skip == 1 ? buf_add(&st->special, (const char *)ch, len) : 0;
+    } else {
+        r = data(st, (const char *)ch, len);
+    }
+    if (r < 0) fail(st);
 }
 
 static PyObject *to_list(const Longs *a) {
@@ -925,7 +924,11 @@ static void clear_state(State *st) {
     for (Py_ssize_t i = 0; i < st->open_links.len; i++) Py_XDECREF(st->open_links.p[i]);
     PyMem_Free(st->open_links.p);
     Py_XDECREF(st->open_heading);
-    for (int i = 0; i < st->tag_cap; i++) Py_XDECREF(st->tags[i].str);
+    for (int i = 0; i < st->tag_cap; i++) {
+        Py_XDECREF(st->tags[i].str);
+        PyMem_Free(st->tags[i].name);
+    }
+    PyMem_Free(st->special.p);
     PyMem_Free(st->tags);
 }
 
@@ -938,23 +941,21 @@ static PyObject *get_list(PyObject *w, const char *name) {
     return o;
 }
 
-static PyObject *walk(PyObject *self, PyObject *root) {
+static PyObject *walk(PyObject *self, PyObject *arg) {
     (void)self;
     if (!configured) {
-        PyErr_SetString(PyExc_RuntimeError, "_treewalk.configure() was not called");
+        PyErr_SetString(PyExc_RuntimeError, "_saxwalk.configure() was not called");
         return NULL;
     }
-    if (!PyObject_TypeCheck(root, (PyTypeObject *)cfg_element_type)) {
-        PyErr_SetString(PyExc_TypeError, "walk() needs an lxml element");
-        return NULL;
-    }
-    xmlNode *c_root = ((LxmlElement *)root)->_c_node;
-    if (c_root == NULL || c_root->_private != (void *)root || c_root->doc == NULL) {
-        PyErr_SetString(PyExc_TypeError, "walk() needs an lxml element (layout check failed)");
+    Py_buffer data;
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) < 0) return NULL;
+    if (data.len > INT_MAX) {
+        PyBuffer_Release(&data);
+        PyErr_SetString(PyExc_ValueError, "walk(): more than 2 GB of HTML");
         return NULL;
     }
     State *st = PyMem_Calloc(1, sizeof(State));
-    if (st == NULL) return PyErr_NoMemory();
+    if (st == NULL) { PyBuffer_Release(&data); return PyErr_NoMemory(); }
     PyObject *result = NULL;
     st->w = PyObject_CallNoArgs(cfg_walked);
     if (st->w == NULL) goto out;
@@ -969,8 +970,25 @@ static PyObject *walk(PyObject *self, PyObject *root) {
     st->cur_node = -1;
     st->last_b_node = -2;
     if (longs_push(&st->node_stack, -1) < 0) goto out;
-    /* Every top-level node of the document, as the parser reported them. */
-    if (run(st, c_root->doc->children) < 0) goto out;
+
+    /* Only the events the walk needs: no tree, no doctype, no comments.
+     * initialized = 1 asks for libxml2's SAX1 element events, which its
+     * HTML parser makes (and lxml's parser target receives). */
+    htmlSAXHandler sax;
+    memset(&sax, 0, sizeof sax);
+    sax.startElement = sax_start;
+    sax.endElement = sax_end;
+    sax.characters = sax.ignorableWhitespace = sax.cdataBlock = sax_characters;
+    sax.initialized = 1;
+    st->ctxt = new_sax_parser_ctxt(&sax, NULL);
+    if (st->ctxt == NULL) { PyErr_NoMemory(); goto out; }
+    st->ctxt->_private = st;
+    /* The GIL stays held: the callbacks make Python objects throughout. */
+    htmlDocPtr doc = ctxt_read_memory(st->ctxt, data.buf, (int)data.len, NULL, "utf-8", PARSE_OPTIONS);
+    if (doc != NULL) free_doc(doc);
+    if (st->ctxt->myDoc != NULL && st->ctxt->myDoc != doc) free_doc(st->ctxt->myDoc);
+    st->ctxt->myDoc = NULL;
+    if (st->failed) goto out;
     /* _Walker.close */
     if (flush(st, -1) < 0) goto out;
     PyObject *lists[5] = {to_list(&st->parent), to_list(&st->mask_of), to_list(&st->end),
@@ -985,10 +1003,33 @@ static PyObject *walk(PyObject *self, PyObject *root) {
     result = st->w;
     st->w = NULL;
 out:
+    if (st->ctxt != NULL) free_parser_ctxt(st->ctxt);
+    PyBuffer_Release(&data);
     Py_XDECREF(st->w);
     clear_state(st);
     PyMem_Free(st);
     return result;
+}
+
+/* The libxml2 functions, from the lxml module file at `path` (already
+ * loaded: RTLD_NOLOAD). */
+static int load_libxml2(const char *path) {
+    void *lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    if (lib == NULL) {
+        PyErr_Format(PyExc_ImportError, "lxml's module is not loaded: %s", dlerror());
+        return -1;
+    }
+    new_sax_parser_ctxt = (NewSAXParserCtxtFn)dlsym(lib, "htmlNewSAXParserCtxt");
+    ctxt_read_memory = (CtxtReadMemoryFn)dlsym(lib, "htmlCtxtReadMemory");
+    free_parser_ctxt = (FreeParserCtxtFn)dlsym(lib, "htmlFreeParserCtxt");
+    free_doc = (FreeDocFn)dlsym(lib, "xmlFreeDoc");
+    stop_parser = (StopParserFn)dlsym(lib, "xmlStopParser");
+    /* The handle stays open: lxml's module is never unloaded. */
+    if (!new_sax_parser_ctxt || !ctxt_read_memory || !free_parser_ctxt || !free_doc || !stop_parser) {
+        PyErr_SetString(PyExc_ImportError, "lxml's module does not export libxml2's HTML parser");
+        return -1;
+    }
+    return 0;
 }
 
 static PyObject *configure(PyObject *self, PyObject *args) {
@@ -1000,8 +1041,8 @@ static PyObject *configure(PyObject *self, PyObject *args) {
                           &objs[13], &objs[14], &objs[15], &objs[16], &objs[17], &objs[18], &weights, &junks,
                           &cfg_hidden_bit, &cfg_in_pre, &cfg_in_code, &cfg_in_heading))
         return NULL;
-    if (!PyDict_Check(objs[0]) || !PyDict_Check(objs[2]) || !PyType_Check(objs[18])) {
-        PyErr_SetString(PyExc_TypeError, "configure(): tag_info and value_cache dicts, element type");
+    if (!PyDict_Check(objs[0]) || !PyDict_Check(objs[2]) || !PyUnicode_Check(objs[18])) {
+        PyErr_SetString(PyExc_TypeError, "configure(): tag_info and value_cache dicts, lxml's file");
         return NULL;
     }
     PyObject *w = PySequence_Fast(weights, "weights"), *j = PySequence_Fast(junks, "junk");
@@ -1017,12 +1058,14 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     Py_DECREF(w);
     Py_DECREF(j);
     if (PyErr_Occurred()) return NULL;
-    PyObject **slots[19] = {&cfg_tag_info, &cfg_role_bits, &cfg_value_cache, &cfg_value_bits,
+    PyObject **slots[18] = {&cfg_tag_info, &cfg_role_bits, &cfg_value_cache, &cfg_value_bits,
                             &cfg_hidden_style, &cfg_normalize, &cfg_collapse, &cfg_read_img,
                             &cfg_read_meta, &cfg_read_link_rel, &cfg_read_base, &cfg_is_json_ld,
                             &cfg_finish_special, &cfg_strip_lang, &cfg_rel_tokens, &cfg_walked,
-                            &cfg_raw_link, &cfg_raw_heading, &cfg_element_type};
-    for (int i = 0; i < 19; i++) {
+                            &cfg_raw_link, &cfg_raw_heading};
+    const char *lxml_path = PyUnicode_AsUTF8(objs[18]);
+    if (lxml_path == NULL || load_libxml2(lxml_path) < 0) return NULL;
+    for (int i = 0; i < 18; i++) {
         Py_INCREF(objs[i]);
         Py_XSETREF(*slots[i], objs[i]);
     }
@@ -1031,15 +1074,15 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"walk", walk, METH_O, "walk(root) -> Walked: unob.summarizer.walk's walk over an lxml tree."},
+    {"walk", walk, METH_O, "walk(utf8_html: bytes) -> Walked: unob.summarizer.walk's walk, in C."},
     {"configure", configure, METH_VARARGS, "Set the tables and callbacks of unob.summarizer.walk."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "unob.summarizer._treewalk",
-    "The walk of unob.summarizer.walk in C, over a parsed lxml tree (see walk.py).", -1, methods,
+    PyModuleDef_HEAD_INIT, "unob.summarizer._saxwalk",
+    "The walk of unob.summarizer.walk in C, on libxml2's parse events (see walk.py).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__treewalk(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__saxwalk(void) { return PyModule_Create(&module); }
