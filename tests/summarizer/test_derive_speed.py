@@ -1,0 +1,119 @@
+"""The shortcuts that make derive_html cheaper give exactly what the plain code gives.
+
+Each shortcut replaces a straightforward expression (``Link(...)``,
+``len(text.split())``, resolving every reference afresh); these tests hold
+them to that expression.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import sys
+from dataclasses import FrozenInstanceError, fields
+
+import pytest
+
+from unob import urls
+from unob.summarizer.document import Link, LinkUnderConstruction
+from unob.summarizer.extract import derive_html
+from unob.summarizer.textpile import _OTHER_SPACE, word_count
+
+
+def test_other_space_lists_every_separator_of_str_split() -> None:
+    # word_count trusts that no other character separates words.
+    separators = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()}
+    assert separators - {" ", "\n"} == set(_OTHER_SPACE)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "\n",
+        "one",
+        "two words",
+        "a line\nanother line",
+        "  indented code\n\n    more\n",
+        "trailing \nspace",
+        "tab\tseparated",
+        "no\xa0break space",
+        "ideographic\u3000space and é",
+        "x\x1cy",
+    ],
+)
+def test_word_count_is_len_split(text: str) -> None:
+    assert word_count(text) == len(text.split())
+
+
+def test_word_count_random_texts() -> None:
+    rng = random.Random(7)
+    alphabet = [" ", " ", "\n", "\n", "a", "b", "é", "\t", "\xa0", "\u2028", "\r"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert word_count(text) == len(text.split()), repr(text)
+
+
+def test_link_under_construction_has_the_slots_of_link() -> None:
+    assert LinkUnderConstruction.__slots__ == tuple(f.name for f in fields(Link))
+    assert LinkUnderConstruction.__annotations__.keys() == Link.__annotations__.keys()
+
+
+PAGE = b"""<html><head><title>T</title>
+<link rel=next href="/p/2"><meta http-equiv=refresh content="5; url=/moved"></head>
+<body><nav><a href="/">Home</a> <a href="docs/a.html#s1">Docs</a></nav>
+<main><h1><a href="#top">Title</a></h1>
+<p>Some text with a <a href="https://other.test/x?b=1" rel="nofollow ugc">link out</a>,
+another to <a href="docs/a.html#s2">docs</a> and <a href="/p/2">page two</a>.</p>
+<ul><li><a href="../up.html">Up</a></li><li><a href="mailto:x@y">mail</a></li></ul>
+</main></body></html>"""
+
+
+def test_derived_links_are_real_links() -> None:
+    links = derive_html(PAGE, "https://site.test/dir/page.html").links
+    assert len(links) >= 7
+    for link in links:
+        assert type(link) is Link
+        rebuilt = Link(*(getattr(link, f.name) for f in fields(Link)))
+        assert link == rebuilt
+        assert hash(link) == hash(rebuilt)
+        assert repr(link) == repr(rebuilt)
+        assert pickle.dumps(link) == pickle.dumps(rebuilt)
+        with pytest.raises(FrozenInstanceError):
+            link.text = "changed"  # type: ignore[misc]
+
+
+def test_path_reference_cache_gives_what_a_fresh_resolution_gives() -> None:
+    bases = [
+        "https://site.test/a/b/page.html",
+        "https://site.test/a/other.html?q=1",
+        "https://site.test/",
+        "http://site.test:8080/a/b/",
+        "https://elsewhere.test/a/b/page.html",
+        "mailto:nobody@site.test",
+    ]
+    hrefs = [
+        "x.html",
+        "../x.html#frag",
+        "/root?x=1",
+        "//cdn.test/img.png",
+        "./a b/é.html",
+        "x.html\t",
+        " x.html",
+        "?only=query",
+        "#frag",
+        "",
+        "https:x.html",
+        "http:x.html",
+    ]
+    for _ in range(2):  # the second round answers path references from the cache
+        for base in bases:
+            resolver = urls.Resolver(base)
+            for href in hrefs:
+                assert resolver.resolve(href) == resolver._resolve(href), (base, href)
+    # Different directories of one site resolve the same href differently.
+    first = urls.Resolver("https://site.test/a/page.html").resolve("x.html")
+    second = urls.Resolver("https://site.test/b/page.html").resolve("x.html")
+    assert first == ("https://site.test/a/x.html", None)
+    assert second == ("https://site.test/b/x.html", None)
