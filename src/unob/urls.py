@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Final
 from urllib.parse import SplitResult, urlsplit
 
 __all__ = [
@@ -191,11 +190,6 @@ def _canonical_absolute(url: str) -> str | None:
     return canonicalize(url)
 
 
-#: Resolver.resolve of path references, by (prefix, base directory, href).
-_PATH_REFS: dict[tuple[str, str, str], tuple[str, str | None] | None] = {}
-_PATH_REFS_MAX: Final = 16384
-
-
 class Resolver:
     """Resolves the many references of one document against its base URL.
 
@@ -225,25 +219,6 @@ class Resolver:
 
         An empty reference (``""``, ``"#top"``) is the base document itself.
         """
-        first = href[:1]
-        if first > " " and first not in "#?" and ":" not in href:
-            # A path reference ("page.html", "../x", "/x", "//host/x"): with no
-            # scheme, no query-only or same-document form, and nothing stripped,
-            # its resolution depends only on the scheme and authority (prefix)
-            # and, unless it starts with "/", the base's directory.  Pages of one
-            # site share their navigation, so the result is remembered across
-            # documents (a page of python3-doc resolves ~300 links).
-            key = (self.prefix, "" if first == "/" else self.base_dir, href)
-            if key in _PATH_REFS:
-                return _PATH_REFS[key]
-            resolved = self._resolve(href)
-            if len(_PATH_REFS) >= _PATH_REFS_MAX:
-                _PATH_REFS.clear()  # bounded memory; the next pages refill it
-            _PATH_REFS[key] = resolved
-            return resolved
-        return self._resolve(href)
-
-    def _resolve(self, href: str) -> tuple[str, str | None] | None:
         href = href.strip(_C0_AND_SPACE)
         if "\t" in href or "\n" in href or "\r" in href:
             href = href.translate(_TAB_NEWLINE)
