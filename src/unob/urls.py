@@ -241,7 +241,9 @@ class Resolver:
             return self.base or None
         if ref.startswith(("http://", "https://")):
             return _canonical_absolute(ref)
-        scheme = _SCHEME.match(ref)
+        # Most references are relative: no ':' at all rules out a scheme
+        # without running the regex.
+        scheme = _SCHEME.match(ref) if ":" in ref else None
         if scheme is not None:
             if scheme.group(1).lower() != self.scheme or ref.startswith("//", scheme.end()):
                 return canonicalize(ref)  # absolute: None unless http or https

@@ -272,6 +272,35 @@ class Link:
         )
 
 
+class LinkUnderConstruction:
+    """A :class:`Link` being built: the same slots, without the frozen ``__setattr__``.
+
+    Link's dataclass ``__init__`` runs interpreted and, being frozen, sets
+    each field through ``object.__setattr__``: ~16,000 instructions a link,
+    and a page has hundreds of links.  The summarizer's compiled code instead
+    fills one of these with plain attribute stores and then retypes it as a
+    Link (``__class__`` assignment, allowed because the slot layouts are
+    identical): the result is a Link in every respect, equal, hashing and
+    pickling alike, and frozen from then on.  Only
+    :mod:`unob.summarizer.extract` builds them.
+    """
+
+    __slots__ = Link.__slots__
+
+    # Link's fields again, for the type checker (tests/summarizer/test_derive_speed.py
+    # keeps the two lists equal).
+    to_url: str
+    to_fragment: str | None
+    text: str
+    kind: str
+    locality: str
+    position: int
+    rel: tuple[str, ...]
+    location: int
+    contains_heading: bool
+    in_main_content: bool
+
+
 @dataclass(frozen=True, slots=True)
 class DocumentDescription:
     """Best-effort metadata of a document (reference §3.4, seeds 001 and 003).

@@ -10,6 +10,8 @@ pile (:mod:`.textpile`), metadata (:mod:`.meta`), links resolved
 
 from __future__ import annotations
 
+from typing import cast
+
 from unob.summarizer import patterns as P
 from unob.summarizer.charset import to_utf8
 from unob.summarizer.document import (
@@ -18,12 +20,13 @@ from unob.summarizer.document import (
     Heading,
     Image,
     Link,
+    LinkUnderConstruction,
     TextPile,
 )
 from unob.summarizer.indexiness import indexiness
 from unob.summarizer.linkresolve import Base
 from unob.summarizer.meta import MetaReader, keywords, normalize_language
-from unob.summarizer.textpile import build_pile, choose_main
+from unob.summarizer.textpile import build_pile, choose_main, word_count
 from unob.summarizer.walk import RawLink, Walked, walk
 
 _EMPTY_PILE = TextPile("", "", "", "", "", "")
@@ -125,21 +128,25 @@ def _links(w: Walked, base: Base, doc_base: Base, main_nodes: set[int]) -> tuple
             continue
         to_url, fragment, where = resolved
         pieces = link.pieces
-        text = " ".join("".join(pieces).split()) if pieces else ""
-        out.append(
-            Link(
-                to_url,
-                fragment,
-                text,
-                link.kind,
-                where,
-                len(out),
-                link.rel,
-                link.mask,
-                link.contains_heading,
-                link.node in main_nodes,
-            )
-        )
+        if len(pieces) == 1:
+            text = " ".join(pieces[0].split())  # the common case: no "".join copy
+        else:
+            text = " ".join("".join(pieces).split()) if pieces else ""
+        new = LinkUnderConstruction()
+        new.to_url = to_url
+        new.to_fragment = fragment
+        new.text = text
+        new.kind = link.kind
+        new.locality = where
+        new.position = len(out)
+        new.rel = link.rel
+        new.location = link.mask
+        new.contains_heading = link.contains_heading
+        new.in_main_content = link.node in main_nodes
+        # Now a Link, frozen; Link(...) would cost ten times as much (see
+        # LinkUnderConstruction).
+        setattr(new, "__class__", Link)  # noqa: B010 (mypy rejects the plain assignment)
+        out.append(cast(Link, new))
     return tuple(out)
 
 
@@ -246,7 +253,7 @@ def _describe(
         published_unix_utc=published,
         modified_unix_utc=reader.modified(),
         canonical_url=canonical,
-        word_count=len(pile.text.split()),
+        word_count=word_count(pile.text),
         indexiness=indexiness(links, published is not None),
         robots=tuple(robots.lower().replace(",", " ").split()) if robots else (),
         og_title=" ".join(og_title.split()) if (og_title := reader.first("og:title")) else None,

@@ -39,6 +39,14 @@ JUNK_MAX_SHARE = 0.5
 #: Main content shorter than this triggers a second choice without junk rules.
 RETRY_BELOW_CHARS = 300
 _COMMAS = (",", "，", "、", "،")
+#: The characters str.split() separates words at (str.isspace), other than
+#: " " and "\n"; a test checks the list against all of Unicode.
+_ASCII_OTHER_SPACE = ("\t", "\v", "\f", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
+_OTHER_SPACE = (
+    *_ASCII_OTHER_SPACE,
+    *"\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a",
+    *"\u2028\u2029\u202f\u205f\u3000",
+)
 
 
 def _commas(text: str) -> int:
@@ -46,6 +54,30 @@ def _commas(text: str) -> int:
     if n == 0 and not text.isascii():
         n = sum(text.count(c) for c in _COMMAS[1:])
     return n
+
+
+def word_count(text: str) -> int:
+    """``len(text.split())``, without building the list of words.
+
+    The main text of a documentation page has thousands of words, and
+    allocating each one cost ~1 M instructions a page.  Text piles separate
+    words with single spaces and lines with newlines, so once no other
+    whitespace is present (one fast scan per character kind), a line's words
+    are its spaces plus one; lines with runs of spaces (code) are split.
+    """
+    others = _ASCII_OTHER_SPACE if text.isascii() else _OTHER_SPACE
+    for space in others:
+        if space in text:
+            return len(text.split())
+    words = 0
+    for line in text.split("\n"):
+        if not line:
+            continue
+        if line[0] == " " or line[-1] == " " or "  " in line:
+            words += len(line.split())
+        else:
+            words += line.count(" ") + 1
+    return words
 
 
 def effective_junk(w: Walked, use_classes: bool = True) -> list[int]:
