@@ -87,13 +87,21 @@ def sniff_encoding(body: bytes, declared: str | None = None) -> str:
         from_meta = _normalize_label(match.group(1).decode("ascii", "replace"))
         if from_meta is not None:
             return from_meta
+    if _is_utf8(body):
+        return "utf-8"
+    return _guess(body)
+
+
+def _is_utf8(body: bytes) -> bool:
+    # isascii() first: it is a fast scan, while decoding makes a str of the
+    # whole page (most pages are ASCII or UTF-8, so this runs on each).
+    if body.isascii():
+        return True
     try:
         body.decode("utf-8")
     except UnicodeDecodeError:
-        pass
-    else:
-        return "utf-8"
-    return _guess(body)
+        return False
+    return True
 
 
 def _guess(body: bytes) -> str:
@@ -114,11 +122,7 @@ def to_utf8(body: bytes, declared: str | None = None) -> bytes:
     if encoding == "utf-8":
         if body.startswith(codecs.BOM_UTF8):
             body = body[len(codecs.BOM_UTF8) :]
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-        else:
+        if _is_utf8(body):
             return body
     try:
         text = body.decode(encoding, "replace")
