@@ -98,6 +98,28 @@ def test_edge_cases(html: str) -> None:
     _assert_same(html.encode(), _c_walker())
 
 
+@pytest.mark.parametrize(
+    "html",
+    [
+        # An attribute value past libxml2's 10 MB limit stops the parse, after
+        # which libxml2 may still deliver an event that lxml ignores.
+        b'<div><p>a</p><p title="' + b"h" * 11_000_000 + b'">x</p></div>',
+        b'<p>a</p><a href="' + b"h" * 11_000_000 + b'">x</a>',
+    ],
+)
+def test_a_parse_that_libxml2_stops(html: bytes) -> None:
+    _assert_same(html, _c_walker())
+
+
+def test_a_failed_configure_keeps_the_configuration() -> None:
+    module = _c_walker()
+    config = list(W._c_config())
+    config[18] = module.__file__  # a loaded module without libxml2's functions
+    with pytest.raises(ImportError):
+        module.configure(*config)
+    assert module.walk(b"<p>still works</p>").b_text == ["still works"]
+
+
 def test_walk_takes_bytes() -> None:
     module = _c_walker()
     with pytest.raises(TypeError):

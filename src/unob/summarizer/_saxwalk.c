@@ -118,7 +118,7 @@ static int objs_push(Objs *a, PyObject *o) {
     return 0;
 }
 
-/* ---- tag information, cached per walk by name pointer ------------------ */
+/* ---- tag information, cached per walk by name -------------------------- */
 
 typedef struct {
     char *name; /* a copy; NULL: empty slot */
@@ -336,6 +336,15 @@ static int append_long(PyObject *list, long v) {
     return r;
 }
 
+/* A callback's result, which the caller reads as a str. */
+static PyObject *must_be_str(PyObject *o) {
+    if (o != NULL && !PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "a walk.py rule returned %.100s, not str", Py_TYPE(o)->tp_name);
+        Py_CLEAR(o);
+    }
+    return o;
+}
+
 /* `" ".join(text.split())` of UTF-8 text, as a str: runs of what str.split()
  * splits on (Py_UNICODE_ISSPACE) become one space, none at the ends.  NULL
  * with no error set when the bytes are not valid UTF-8: the caller then
@@ -402,7 +411,7 @@ static PyObject *normalize(State *st, const char *s, Py_ssize_t n, int in_pre, i
     PyObject *r = PyObject_CallFunctionObjArgs(cfg_normalize, text, in_pre ? Py_True : Py_False,
                                                heading ? Py_True : Py_False, NULL);
     Py_DECREF(text);
-    return r;
+    return must_be_str(r);
 }
 
 /* walk._emit, with the `if not raw.isspace()` of its callers: a block of
@@ -656,7 +665,7 @@ static int start(State *st, const xmlChar *name, const xmlChar **atts, Attrs *at
             Py_INCREF(anchor);
             long par = st->cur_node;
             int truthy = PyObject_IsTrue(anchor);
-            if (!truthy && par == nid - 1 && (st->node_flags.p[par] & F_SECTIONING) &&
+            if (!truthy && par >= 0 && par == nid - 1 && (st->node_flags.p[par] & F_SECTIONING) &&
                 !(st->n_blocks > 0 && st->last_b_node == par)) {
                 /* The heading opens its section: Sphinx and others put the id on the section. */
                 Py_DECREF(anchor);
@@ -835,7 +844,7 @@ static int end(State *st) {
         PyObject *code = collapse_utf8(st, st->cap.p + start, st->cap.len - start);
         if (code == NULL && !PyErr_Occurred()) {
             PyObject *text = PyUnicode_DecodeUTF8(st->cap.p + start, st->cap.len - start, "replace");
-            code = text ? PyObject_CallOneArg(cfg_collapse, text) : NULL;
+            code = text ? must_be_str(PyObject_CallOneArg(cfg_collapse, text)) : NULL;
             Py_XDECREF(text);
         }
         if (st->cap_start.len == 0) st->cap.len = 0;
@@ -861,9 +870,17 @@ static void fail(State *st) {
     stop_parser(st->ctxt);
 }
 
+/* Whether the walk ignores further events: after a Python error, or once
+ * libxml2 has stopped the parse itself (a resource limit such as a 10 MB
+ * attribute value), when it may still deliver some events.  lxml's handlers
+ * ignore those too (xmlCtxtIsStopped, which is disableSAX here). */
+static int stopped(htmlParserCtxtPtr ctxt, State *st) {
+    return st->failed || ctxt->disableSAX != 0;
+}
+
 static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts) {
     State *st = ((htmlParserCtxtPtr)ctx)->_private;
-    if (st->failed) return;
+    if (stopped(ctx, st)) return;
     if (st->skip) {
         st->skip++;
         return;
@@ -877,7 +894,7 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts) {
 static void sax_end(void *ctx, const xmlChar *name) {
     State *st = ((htmlParserCtxtPtr)ctx)->_private;
     (void)name;
-    if (st->failed) return;
+    if (stopped(ctx, st)) return;
     if (st->skip) {
         if (--st->skip == 0 && st->special_kind && finish_special(st) < 0) fail(st);
         return;
@@ -888,7 +905,7 @@ static void sax_end(void *ctx, const xmlChar *name) {
 
 static void sax_characters(void *ctx, const xmlChar *ch, int len) {
     State *st = ((htmlParserCtxtPtr)ctx)->_private;
-    if (st->failed || len <= 0) return;
+    if (stopped(ctx, st) || len <= 0) return;
     int r;
     if (st->skip) {
         /* Only a special element's own text (skip == 1) counts. */
@@ -1012,59 +1029,84 @@ out:
 }
 
 /* The libxml2 functions, from the lxml module file at `path` (already
- * loaded: RTLD_NOLOAD). */
-static int load_libxml2(const char *path) {
+ * loaded: RTLD_NOLOAD), into `fns` (new_sax_parser_ctxt, ctxt_read_memory,
+ * free_parser_ctxt, free_doc, stop_parser). */
+static int load_libxml2(const char *path, void *fns[5]) {
+    static const char *const names[5] = {"htmlNewSAXParserCtxt", "htmlCtxtReadMemory", "htmlFreeParserCtxt",
+                                         "xmlFreeDoc", "xmlStopParser"};
     void *lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
     if (lib == NULL) {
         PyErr_Format(PyExc_ImportError, "lxml's module is not loaded: %s", dlerror());
         return -1;
     }
-    new_sax_parser_ctxt = (NewSAXParserCtxtFn)dlsym(lib, "htmlNewSAXParserCtxt");
-    ctxt_read_memory = (CtxtReadMemoryFn)dlsym(lib, "htmlCtxtReadMemory");
-    free_parser_ctxt = (FreeParserCtxtFn)dlsym(lib, "htmlFreeParserCtxt");
-    free_doc = (FreeDocFn)dlsym(lib, "xmlFreeDoc");
-    stop_parser = (StopParserFn)dlsym(lib, "xmlStopParser");
     /* The handle stays open: lxml's module is never unloaded. */
-    if (!new_sax_parser_ctxt || !ctxt_read_memory || !free_parser_ctxt || !free_doc || !stop_parser) {
-        PyErr_SetString(PyExc_ImportError, "lxml's module does not export libxml2's HTML parser");
-        return -1;
+    for (int i = 0; i < 5; i++) {
+        fns[i] = dlsym(lib, names[i]);
+        if (fns[i] == NULL) {
+            PyErr_Format(PyExc_ImportError, "lxml's module does not export libxml2's %s", names[i]);
+            return -1;
+        }
     }
     return 0;
 }
 
+/* Everything is read and checked before anything is set, so that a failed
+ * call leaves an earlier configuration whole.  walk.py calls it once per
+ * process (c_walker); calling it while another thread walks is not supported. */
 static PyObject *configure(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *weights, *junks;
     PyObject *objs[19];
+    long bits[4];
     if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOOOOOOllll", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
                           &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10], &objs[11], &objs[12],
                           &objs[13], &objs[14], &objs[15], &objs[16], &objs[17], &objs[18], &weights, &junks,
-                          &cfg_hidden_bit, &cfg_in_pre, &cfg_in_code, &cfg_in_heading))
+                          &bits[0], &bits[1], &bits[2], &bits[3]))
         return NULL;
     if (!PyDict_Check(objs[0]) || !PyDict_Check(objs[2]) || !PyUnicode_Check(objs[18])) {
         PyErr_SetString(PyExc_TypeError, "configure(): tag_info and value_cache dicts, lxml's file");
         return NULL;
     }
+    double weight[16];
+    int junk[16];
     PyObject *w = PySequence_Fast(weights, "weights"), *j = PySequence_Fast(junks, "junk");
     if (w == NULL || j == NULL || PySequence_Fast_GET_SIZE(w) != 16 || PySequence_Fast_GET_SIZE(j) != 16) {
         Py_XDECREF(w); Py_XDECREF(j);
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "configure(): 16 weights and junk verdicts");
         return NULL;
     }
-    for (int i = 0; i < 16; i++) {
-        cfg_weight[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(w, i));
-        cfg_junk[i] = PyObject_IsTrue(PySequence_Fast_GET_ITEM(j, i));
+    int ok = 1;
+    for (int i = 0; i < 16 && ok; i++) {
+        weight[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(w, i));
+        ok = !(weight[i] == -1.0 && PyErr_Occurred());
+        if (ok) {
+            junk[i] = PyObject_IsTrue(PySequence_Fast_GET_ITEM(j, i));
+            ok = junk[i] >= 0;
+        }
     }
     Py_DECREF(w);
     Py_DECREF(j);
-    if (PyErr_Occurred()) return NULL;
+    if (!ok) return NULL;
+    const char *lxml_path = PyUnicode_AsUTF8(objs[18]);
+    void *fns[5];
+    if (lxml_path == NULL || load_libxml2(lxml_path, fns) < 0) return NULL;
+
+    new_sax_parser_ctxt = (NewSAXParserCtxtFn)fns[0];
+    ctxt_read_memory = (CtxtReadMemoryFn)fns[1];
+    free_parser_ctxt = (FreeParserCtxtFn)fns[2];
+    free_doc = (FreeDocFn)fns[3];
+    stop_parser = (StopParserFn)fns[4];
+    memcpy(cfg_weight, weight, sizeof weight);
+    memcpy(cfg_junk, junk, sizeof junk);
+    cfg_hidden_bit = bits[0];
+    cfg_in_pre = bits[1];
+    cfg_in_code = bits[2];
+    cfg_in_heading = bits[3];
     PyObject **slots[18] = {&cfg_tag_info, &cfg_role_bits, &cfg_value_cache, &cfg_value_bits,
                             &cfg_hidden_style, &cfg_normalize, &cfg_collapse, &cfg_read_img,
                             &cfg_read_meta, &cfg_read_link_rel, &cfg_read_base, &cfg_is_json_ld,
                             &cfg_finish_special, &cfg_strip_lang, &cfg_rel_tokens, &cfg_walked,
                             &cfg_raw_link, &cfg_raw_heading};
-    const char *lxml_path = PyUnicode_AsUTF8(objs[18]);
-    if (lxml_path == NULL || load_libxml2(lxml_path) < 0) return NULL;
     for (int i = 0; i < 18; i++) {
         Py_INCREF(objs[i]);
         Py_XSETREF(*slots[i], objs[i]);
