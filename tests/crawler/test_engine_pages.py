@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import zlib
-
 from crawling import CrawlFn
 from sites import FixtureServer, html, links, page, raw
 
+from unob import bodycodec
 from unob.codes import CrawlType, ExitCode, InformationSource
 
 
@@ -49,13 +48,13 @@ def test_charsets_from_header_meta_and_detection(server: FixtureServer, crawl: C
     codes = done.exit_codes()
     for path in ("/header", "/meta", "/none", "/wrong", "/bogus"):
         assert codes[server.url("a.test", path)] == [ExitCode.FILE_INGESTED]
-    # bodies are stored as sent (bytes), zlib-compressed
-    (data,) = done.rows(
-        "SELECT c.data FROM file_content c JOIN file_info f USING (file_content_id) "
+    # bodies are stored as sent (bytes), compressed (unob.bodycodec)
+    (codec, data) = done.rows(
+        "SELECT c.compression, c.data FROM file_content c JOIN file_info f USING (file_content_id) "
         "JOIN url u USING (url_id) WHERE u.str_url = ?",
         server.url("a.test", "/header"),
     )[0]
-    assert zlib.decompress(data) == latin.encode("cp1252")
+    assert bodycodec.decompress(codec, data) == latin.encode("cp1252")
 
 
 def test_noindex_and_nofollow(server: FixtureServer, crawl: CrawlFn) -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from unob import bodycodec
 from unob.codes import CrawlType, ExitCode, InformationSource, SchedulingReason
 from unob.crawler.cache import BoundedCache
 from unob.crawler.frontier import OriginQueue, candidate_update
@@ -104,10 +104,10 @@ def test_entry_is_written_whole_with_content_dedup_and_candidates(store: CrawlSt
     assert rows(store, "SELECT count(*) FROM crawl_log_entry") == [(2,)]
     assert rows(store, "SELECT count(*) FROM request_info") == [(2,)]
     assert rows(store, "SELECT count(*) FROM file_info") == [(2,)]
-    # the same body is stored once, zlib-compressed
+    # the same body is stored once, compressed (unob.bodycodec)
     (content,) = rows(store, "SELECT size, compression, data FROM file_content")
-    assert content[0] == len(body) and content[1] == "zlib"
-    assert zlib.decompress(content[2]) == body  # type: ignore[arg-type]
+    assert content[0] == len(body) and content[1] == "zstd"
+    assert bodycodec.decompress("zstd", content[2], len(body)) == body  # type: ignore[arg-type]
     links = rows(
         store,
         "SELECT u.str_url, c.depth, c.discovered_via_url_id IS NOT NULL FROM crawl_candidate c "

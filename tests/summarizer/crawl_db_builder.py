@@ -2,7 +2,8 @@
 
 Each :meth:`CrawlDbBuilder.add` writes one whole entry in one transaction:
 ``crawl_log_entry`` + ``request_info`` (+ ``file_info`` / ``file_content`` /
-``redirect``), following ``unob.schema.crawl`` (bodies zlib-compressed and
+``redirect``), following ``unob.schema.crawl`` (bodies compressed by
+:mod:`unob.bodycodec`, or zlib as older unob did with ``legacy_zlib``, and
 stored once per SHA-256, URLs canonical, times in seconds and ms).
 """
 
@@ -15,6 +16,7 @@ import zlib
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from unob import bodycodec
 from unob.codes import CrawlType, ExitCode, InformationSource, SchedulingReason
 from unob.db import open_database
 from unob.urls import canonicalize, origin_of
@@ -45,8 +47,9 @@ def page(title: str, body: str, *, links: tuple[str, ...] = (), lang: str = "en"
 class CrawlDbBuilder:
     """A crawl DB being written by a pretend crawler run (one agent)."""
 
-    def __init__(self, path: Path, *, agent_name: str = "test") -> None:
+    def __init__(self, path: Path, *, agent_name: str = "test", legacy_zlib: bool = False) -> None:
         self.path = path
+        self.legacy_zlib = legacy_zlib
         engine = open_database(path, "crawl")
         engine.dispose()
         self.conn = sqlite3.connect(path, isolation_level=None)
@@ -104,9 +107,13 @@ class CrawlDbBuilder:
         ).fetchone()
         if row:
             return int(row[0])
+        if self.legacy_zlib:
+            codec, data = "zlib", zlib.compress(body)
+        else:
+            codec, data = bodycodec.compress(body)
         cur = self.conn.execute(
-            "INSERT INTO file_content (sha256, size, compression, data) VALUES (?,?,'zlib',?)",
-            (digest, len(body), zlib.compress(body)),
+            "INSERT INTO file_content (sha256, size, compression, data) VALUES (?,?,?,?)",
+            (digest, len(body), codec, data),
         )
         return int(cur.lastrowid or 0)
 

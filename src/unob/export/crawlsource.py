@@ -9,11 +9,11 @@ its ``compression`` column says.
 from __future__ import annotations
 
 import heapq
-import zlib
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from .. import bodycodec
 from ..errors import DatabaseError
 from .bodies import Body, StoredImage
 from .readonly import ReadOnlyDb
@@ -24,11 +24,10 @@ _CHUNK = 400  # host parameters per statement, well under SQLite's limit
 
 
 def _decompress(compression: str, data: bytes, where: str) -> bytes:
-    if compression == "zlib":
-        return zlib.decompress(data)
-    if compression == "none":
-        return bytes(data)
-    raise DatabaseError(f"{where}: unknown body compression {compression!r}")
+    try:
+        return bodycodec.decompress(compression, data)
+    except bodycodec.BodyDecodeError as exc:
+        raise DatabaseError(f"{where}: {exc}") from exc
 
 
 class CrawlSources:

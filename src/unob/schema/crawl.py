@@ -176,7 +176,12 @@ file_content = Table(
         comment="hex SHA-256 of the uncompressed body (bodies are stored once)",
     ),
     Column("size", Integer, nullable=False, comment="uncompressed size in bytes"),
-    Column("compression", Text, nullable=False, comment="`zlib` or `none`"),
+    Column(
+        "compression",
+        Text,
+        nullable=False,
+        comment="`zstd` (pages), `zlib` (pages stored by older unob) or `none` (images)",
+    ),
     Column("data", LargeBinary, nullable=False, comment="the body, compressed as said"),
     comment="Distinct bodies (HTML pages and, with --images, images), deduplicated by SHA-256.",
 )

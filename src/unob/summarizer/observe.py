@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import json
 import time
-import zlib
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
 import xxhash
 
+from unob import bodycodec
 from unob.codes import ExitCode
 from unob.summarizer.crawlentry import CrawlEntry
 from unob.summarizer.document import LINK_FLAG_NAMES, Derived, Link, TextPile
@@ -287,11 +287,7 @@ def page_content(derived: Derived, digest: bytes) -> PageContent:
 def _body(entry: CrawlEntry) -> bytes:
     file = entry.file
     assert file is not None and file.data is not None
-    if file.compression == "zlib":
-        return zlib.decompress(file.data)
-    if file.compression in (None, "none"):
-        return bytes(file.data)
-    raise ValueError(f"unknown body compression {file.compression!r}")
+    return bodycodec.decompress(file.compression, file.data)
 
 
 def _observe_page(entry: CrawlEntry) -> Observed:
