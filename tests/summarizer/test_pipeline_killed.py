@@ -128,3 +128,19 @@ def test_workers_do_not_rerun_an_unguarded_script(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(script)], check=True, capture_output=True, timeout=120)
     assert runs.read_text() == "run\n"
     assert count(tmp_path / "s.db", "SELECT count(*) FROM crawl_summary") > 0
+
+
+def test_workers_start_without_the_database_layer() -> None:
+    # A worker imports the module its task function is pickled from: that
+    # must be the light worker module, and it must not import SQLAlchemy or
+    # Alembic (0.5 s more a worker start, a fifth of a python3-doc run).
+    from unob.summarizer import worker
+
+    assert worker.derive_task.__module__ == "unob.summarizer.worker"
+    assert worker.start_worker.__module__ == "unob.summarizer.worker"
+    probe = (
+        "import sys, unob.summarizer.worker\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'alembic')))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    assert out.stdout.strip() == "[]"

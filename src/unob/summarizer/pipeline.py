@@ -24,12 +24,11 @@ import gc
 import os
 import sqlite3
 import sys
-import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib.machinery import ModuleSpec
 from multiprocessing import get_context
@@ -60,6 +59,7 @@ from unob.summarizer.observe import (
     observe_timed,
 )
 from unob.summarizer.summarystore import SummaryStore
+from unob.summarizer.worker import collecting_less, derive_task, start_worker
 from unob.urls import canonicalize
 
 __all__ = ["DEFAULT_BATCH_SIZE", "SummarizeReport", "render_report", "summarize"]
@@ -155,6 +155,10 @@ class SummarizeReport:
     derive_cpu_s: float = 0.0
     #: CPU seconds of the summarizing process itself, derivation done there excluded.
     write_cpu_s: float = 0.0
+    #: A bulk run: the link-target index was dropped at the start (see _is_bulk_run).
+    bulk: bool = False
+    #: Seconds spent building the link-target index at the end (0: it was there).
+    link_index_s: float = 0.0
 
     @property
     def entries_per_s(self) -> float:
@@ -184,6 +188,11 @@ def render_report(report: SummarizeReport) -> None:
         f"  {'CPU seconds':<{width}}  {report.derive_cpu_s:.1f} deriving pages, "
         f"{report.write_cpu_s:.1f} reading and writing databases",
     ]
+    if report.link_index_s:
+        why = "bulk run" if report.bulk else "it was missing"
+        lines.append(
+            f"  {'link target index':<{width}}  built in {report.link_index_s:.1f} s ({why})"
+        )
     sys.stdout.write("\n".join(lines) + "\n")
 
 
@@ -227,6 +236,7 @@ class _Progress:
     def close(self) -> None:
         if self._bar is not None:
             self._bar.stop()
+            self._bar = None
 
 
 _Task = Future[tuple[list[Observed], float]]
@@ -294,7 +304,7 @@ class _Deriver:
             self._pool = ProcessPoolExecutor(
                 workers,
                 mp_context=get_context("spawn"),
-                initializer=_start_worker,
+                initializer=start_worker,
                 initargs=(os.getpid(),),
             )
 
@@ -312,7 +322,7 @@ class _Deriver:
         saved = getattr(main, "__spec__", None)
         main.__spec__ = ModuleSpec("__main__", None)
         try:
-            return self._pool.submit(_derive_task, pages)
+            return self._pool.submit(derive_task, pages)
         finally:
             main.__spec__ = saved
 
@@ -336,68 +346,20 @@ class _Deriver:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
-# Python's cyclic garbage collector runs a young-generation pass every 700
-# container allocations (net) and, every so often, a pass over everything
-# alive.  A batch's results are hundreds of thousands of lists and link
-# objects, none of them in a reference cycle, and they stay alive until the
-# batch is written: the collector kept re-walking them.  On python3-doc,
-# deriving in the pipeline took 6.1 ms a page with it, 4.3 without, against
-# 3.5 for derive_html on one page at a time.  So while summarizing, automatic
-# collection is off (modules loaded so far are also frozen out of it), and
-# the collector runs once per batch in the writer and once per task in a
-# worker, when the previous results are garbage: cycles, should any form,
-# are still freed.
+# A bulk run drops the link_summary.to_url_id index at its start and builds it
+# once at its end.  Row by row, each batch's link rows land on random pages of
+# that index: once it outgrows the page cache, every batch rewrites most of
+# it (WAL, then checkpoint).  At 50,000 news pages that upkeep was 1.15 ms a
+# page, a third of the writer; building it at the end takes a few seconds.
+# Bulk: at least this many new entries, and at least as many as are stored.
+_BULK_MIN_ENTRIES = 5_000
 
 
-def _collect_less() -> None:
-    gc.freeze()
-    gc.disable()
-
-
-@contextmanager
-def _collecting_less() -> Iterator[None]:
-    """:func:`_collect_less` for a block, then the collector as it was."""
-    enabled = gc.isenabled()
-    _collect_less()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-        if enabled:
-            gc.enable()
-
-
-def _derive_task(pages: list[CrawlEntry]) -> tuple[list[Observed], float]:
-    """A worker's task: the previous task's garbage collected, then :func:`observe_timed`."""
-    gc.collect()
-    return observe_timed(pages)
-
-
-def _start_worker(parent: int) -> None:
-    """Worker initializer: see :func:`_exit_with_parent` and :func:`_collect_less`."""
-    _collect_less()
-    _exit_with_parent(parent)
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: exit when the process that started it dies (kill -9 too).
-
-    A pool worker holds both ends of its task pipe, so it never sees EOF when
-    the summarizer vanishes; without this it would wait for work forever.
-    (A dead parent's children are re-parented at once, even while the parent
-    itself is an unreaped zombie.)  ``parent`` is the summarizer's pid, passed
-    in: a worker still starting up when the summarizer died has already been
-    re-parented, so its own first getppid() would not tell.
-    """
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+def _is_bulk_run(pending: int, stored: int) -> bool:
+    return pending >= _BULK_MIN_ENTRIES and pending >= stored
 
 
 # Below this many pending entries, derivation runs in-process: starting the
@@ -440,7 +402,7 @@ def summarize(
     local_cpu = 0.0  # CPU seconds this process spent deriving
     report = SummarizeReport(crawl_dbs=[str(p) for p in crawl_dbs], summary_db=str(summary_db))
     with ExitStack() as stack:
-        stack.enter_context(_collecting_less())
+        stack.enter_context(collecting_less())
         readers: list[CrawlReader] = []
         seen: set[str] = set()
         for path in crawl_dbs:
@@ -453,6 +415,9 @@ def summarize(
         stack.callback(store.close)
         sources = [(reader, *store.source(reader.database_uuid, reader.path)) for reader in readers]
         pending = sum(r.count_after(mark) for r, _, mark in sources)
+        report.bulk = _is_bulk_run(pending, store.crawl_summary_count())
+        if report.bulk:
+            store.drop_link_target_index()
         bar = _Progress(progress, pending)
         stack.callback(bar.close)
         deriver = _Deriver(_auto_workers(pending) if workers is None else workers)
@@ -466,12 +431,19 @@ def summarize(
                 following = reader.read_batch(entries[-1].entry_id, batch_size, BATCH_MAX_BYTES)
                 upcoming = deriver.submit(following) if following else None
                 _integrate_batch(store, source_id, mark, current, report)
-                gc.collect()  # the written batch is garbage now (see _collect_less)
+                gc.collect()  # the written batch is garbage now (see worker.collect_less)
                 local_cpu += current.local_cpu
                 mark = entries[-1].entry_id
                 report.batches += 1
                 bar.advance(len(entries))
                 current = upcoming
+        # Only when every batch is in: a run that fails or is killed leaves
+        # the index to the next run (which builds it even with nothing to do).
+        bar.close()
+        deriver.close()
+        building = time.monotonic()
+        if store.ensure_link_target_index():
+            report.link_index_s = time.monotonic() - building
     report.elapsed_s = time.monotonic() - started
     report.write_cpu_s = time.process_time() - started_cpu - local_cpu
     return report

@@ -30,12 +30,18 @@ from unob.errors import DatabaseError
 from unob.summarizer.document import TextPile
 from unob.summarizer.generations import CurrentDuplicate, DuplicateMember, DuplicatePlan
 
-__all__ = ["OpenRow", "SummaryStore"]
+__all__ = ["LINK_TARGET_INDEX", "LINK_TARGET_INDEX_SQL", "OpenRow", "SummaryStore"]
 
 K = TypeVar("K", str, bytes)
 
 _CHUNK = 900  # host parameters per IN list (well under SQLite's limits)
 _URL_CACHE_SIZE = 100_000  # str_url -> url_id entries kept between batches (~15 MB)
+
+#: The index behind backlink queries, the one a bulk run builds at its end
+#: instead of row by row (``SummaryStore.ensure_link_target_index``).  Its
+#: DDL is the schema's own (a test compares it with a migrated database).
+LINK_TARGET_INDEX = "ix_link_summary_to_url_id"
+LINK_TARGET_INDEX_SQL = f"CREATE INDEX {LINK_TARGET_INDEX} ON link_summary (to_url_id)"
 
 
 def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
@@ -411,3 +417,34 @@ class SummaryStore:
             "UPDATE entity_generation SET marked_duplicate = ? WHERE entity_generation_id = ?",
             [(mark, gid) for gid, mark in sorted(plan.marks.items())],
         )
+
+    # --- the link-target index in bulk runs (docs/summarizer.md, "Bulk runs") --
+
+    def crawl_summary_count(self) -> int:
+        row = self.conn.execute("SELECT count(*) FROM crawl_summary").fetchone()
+        return int(row[0])
+
+    def has_link_target_index(self) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?",
+            (LINK_TARGET_INDEX,),
+        ).fetchone()
+        return row is not None
+
+    def drop_link_target_index(self) -> None:
+        """Drop the index (its own transaction): a bulk run builds it once at its end."""
+        self.conn.execute(f"DROP INDEX IF EXISTS {LINK_TARGET_INDEX}")
+
+    def ensure_link_target_index(self) -> bool:
+        """Build the index if it is missing (its own transaction); True if it was."""
+        if self.has_link_target_index():
+            return False
+        # The sort behind CREATE INDEX goes to temporary files, not memory:
+        # with temp_store=MEMORY it would hold every link row's key at once
+        # (100 MB at 50,000 news pages), and memory must not grow with the DB.
+        self.conn.execute("PRAGMA temp_store=FILE")
+        try:
+            self.conn.execute(LINK_TARGET_INDEX_SQL)
+        finally:
+            self.conn.execute("PRAGMA temp_store=MEMORY")
+        return True
