@@ -18,12 +18,21 @@ process (peak RSS and RSS over time sampled from outside):
   faster per byte than real markup.  ``--synthetic-shape both`` summarizes both.  Each DB's
   measured page shape (``_pageshape.py``) is printed with the results.
 
-On the same page bodies, in this process, single-threaded:
+On the same page bodies, single-threaded, each in a child process of its own:
 
 * **parse only**: ``lxml.etree.fromstring(body, HTMLParser())``, the floor no
   summarizer can beat (every derivation starts with a parse);
 * **derive only**: ``derive_html`` (no database);
 * **trafilatura**: ``trafilatura.extract`` (on a sample: ``--traf-sample``).
+
+This machine's speed drifts by a third from minute to minute (a shared VM),
+so no rate is compared with one measured minutes apart.  A parse-only pass
+runs right before each summarize run and right after it, and the run is
+compared with the mean of the two.  Of ``--doc-repeat`` runs, the one with
+the median ratio is reported.  Derive-only and trafilatura are timed page by
+page, alternating with a parse of the same page, and are compared through
+that parse: "x trafilatura" is (summarize / parse) / (trafilatura / parse).
+The raw rates are printed too.
 
 Targets (issue #3): summarize at >= 40% of the parse-only rate, >= 10x
 trafilatura, peak RSS < 300 MB at 50,000 pages and flat over the run.
@@ -45,10 +54,10 @@ import json
 import os
 import random
 import sqlite3
+import subprocess
 import sys
 import time
 import uuid
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +67,7 @@ from _newslike import render_news_page
 from _pageshape import page_shape, set_shape
 from _sites import WORK_DIR, BenchError, crawl_python3_doc, ensure_python3_doc_site
 from _synthetic import SiteShape, page_links, page_path, render_page
+from unob import bodycodec
 
 REPO = Path(__file__).resolve().parents[1]
 WORK = WORK_DIR / "summarize"
@@ -156,9 +166,8 @@ class CrawlDbWriter:
             sha = hashlib.sha256(body).hexdigest()
             if sha not in self.content_ids:
                 self.content_ids[sha] = len(self.content_ids) + 1
-                self.rows["content"].append(
-                    (self.content_ids[sha], sha, len(body), "zlib", zlib.compress(body, 6))
-                )
+                codec, data = bodycodec.compress(body)  # as unob crawl stores pages
+                self.rows["content"].append((self.content_ids[sha], sha, len(body), codec, data))
             self.rows["file"].append(
                 (eid, eid, url_id, "text/html", "utf-8", len(body), self.content_ids[sha], 1)
             )
@@ -305,25 +314,9 @@ def page_bodies(crawl_db: Path) -> Iterator[tuple[str, bytes]]:
             "JOIN file_content fc USING (file_content_id) WHERE e.crawl_type = 0 "
             "ORDER BY f.file_info_id"
         ):
-            yield url, zlib.decompress(data) if compression == "zlib" else bytes(data)
+            yield url, bodycodec.decompress(compression, data)
     finally:
         conn.close()
-
-
-def rate(
-    crawl_db: Path, work: Callable[[str, bytes], object], limit: int | None = None
-) -> tuple[int, float, float]:
-    """(pages, pages/s, CPU ms/page) of ``work`` over the bodies; only ``work`` is timed."""
-    n, spent, cpu = 0, 0.0, 0.0
-    for url, body in page_bodies(crawl_db):
-        if limit is not None and n >= limit:
-            break
-        started, started_cpu = time.perf_counter(), time.process_time()
-        work(url, body)
-        spent += time.perf_counter() - started
-        cpu += time.process_time() - started_cpu
-        n += 1
-    return n, (n / spent if spent > 0 else 0.0), (1000 * cpu / n if n else 0.0)
 
 
 def lxml_parse(_url: str, body: bytes) -> object:
@@ -354,7 +347,14 @@ class Result:
     peak_rss_mb: float = 0.0
     rss_quarters: list[float] = field(default_factory=list)
     parse_rate: float = 0.0
+    #: summarize / parse-only (the mean of the passes before and after), the
+    #: reported run's, and every run's in order.
+    parse_share: float = 0.0
+    shares: list[float] = field(default_factory=list)
     derive_rate: float = 0.0
+    #: derive-only / parse-only and trafilatura / parse-only, timed alternately.
+    derive_share: float = 0.0
+    traf_share: float = 0.0
     traf_rate: float = 0.0
     traf_pages: int = 0
     #: CPU ms per page: summarize (deriving + reading/writing), and the references.
@@ -392,16 +392,8 @@ def repeats(name: str, args: argparse.Namespace) -> int:
     return args.doc_repeat if name == "python3-doc" else 1
 
 
-def measure_summarize(name: str, crawl_db: Path, args: argparse.Namespace) -> Result:
-    """``unob summarize`` in a child process, RSS sampled from outside."""
-    repeat = repeats(name, args)
-    log(f"{name}: summarize{f' (best of {repeat})' if repeat > 1 else ''} ...")
-    load_before = os.getloadavg()[0]
-    # This machine's speed drifts by a third from minute to minute (a shared
-    # VM): the short python3-doc runs are repeated and the fastest kept, as
-    # are the parse-only and derive-only rates they are compared with.
-    runs = [run_summarize(name, crawl_db, args.batch_size) for _ in range(repeat)]
-    run, report = min(runs, key=lambda r: float(r[1]["elapsed_s"]))  # type: ignore[arg-type]
+def summarize_result(name: str, run: Measured, report: dict[str, object]) -> Result:
+    """What one ``unob summarize`` run (a child, RSS sampled from outside) measured."""
     result = Result(name=name, report=report)
     result.pages = int(report["pages_derived"])  # type: ignore[call-overload]
     result.summarize_s = float(report["elapsed_s"])  # type: ignore[arg-type]
@@ -413,54 +405,137 @@ def measure_summarize(name: str, crawl_db: Path, args: argparse.Namespace) -> Re
     result.wall_s = run.wall_s
     result.peak_rss_mb = run.peak_rss / MB
     result.rss_quarters = rss_quarters(run.samples)
-    result.load = f"{load_before:.1f} / {os.getloadavg()[0]:.1f}"
-    log(f"  {result.summarize_rate:.0f} pages/s, peak RSS {result.peak_rss_mb:.0f} MB")
     return result
 
 
-def measure_in_process(result: Result, crawl_db: Path, args: argparse.Namespace) -> None:
-    """Parse-only, derive-only and trafilatura rates on the same bodies, one core."""
-    name = result.name
+#: Timed beside lxml's parse by a ``--reference`` child.
+REFERENCES: dict[str, Callable[[str, bytes], object]] = {
+    "derive": derive,
+    "trafilatura": trafilatura_extract,
+}
+
+
+@dataclass
+class Reference:
+    """A reference child's rates: parse only, and ``other`` timed alternately with it."""
+
+    pages: int
+    parse_rate: float
+    parse_cpu_ms: float
+    other_rate: float = 0.0
+    other_cpu_ms: float = 0.0
+
+
+def reference_child(crawl_db: str, what: str, limit: str) -> None:
+    """Run in a child: time the parse (and ``what``) of each page, print JSON."""
+    other = REFERENCES.get(what)
+    n = 0
+    spent = {"parse": 0.0, "other": 0.0}
+    cpu = {"parse": 0.0, "other": 0.0}
+    for url, body in page_bodies(Path(crawl_db)):
+        if limit != "all" and n >= int(limit):
+            break
+        for key, work in (("parse", lxml_parse), ("other", other)):
+            if work is None:
+                continue
+            started, started_cpu = time.perf_counter(), time.process_time()
+            work(url, body)
+            spent[key] += time.perf_counter() - started
+            cpu[key] += time.process_time() - started_cpu
+        n += 1
+    ref = Reference(
+        n,
+        n / spent["parse"] if spent["parse"] else 0.0,
+        1000 * cpu["parse"] / n if n else 0.0,
+        n / spent["other"] if spent["other"] else 0.0,
+        1000 * cpu["other"] / n if n else 0.0,
+    )
+    print(json.dumps(ref.__dict__))
+
+
+def reference(crawl_db: Path, what: str, limit: int | None = None) -> Reference:
+    """A ``--reference`` child's rates (a process of its own, like summarize's)."""
+    argv = [PYTHON, __file__, "--reference", str(crawl_db), what, str(limit or "all")]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise BenchError(f"reference {what} failed: {done.stderr.strip()[-500:]}")
+    return Reference(**json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def parse_pass(crawl_db: Path) -> Reference:
+    ref = reference(crawl_db, "parse")
+    log(f"  parse only: {ref.parse_rate:.0f} pages/s")
+    return ref
+
+
+def measure(name: str, crawl_db: Path, args: argparse.Namespace) -> Result:
+    """Summarize runs, each between two parse-only passes, then the other references."""
+    repeat = repeats(name, args)
+    load_before = os.getloadavg()[0]
+    log(f"{name}: summarize x{repeat}, with a parse-only pass before and after each ...")
+    parses = [parse_pass(crawl_db)]
+    runs: list[tuple[Measured, dict[str, object]]] = []
+    for _ in range(repeat):
+        run, report = run_summarize(name, crawl_db, args.batch_size)
+        runs.append((run, report))
+        log(f"  summarize: {report['pages_derived']} pages in {report['elapsed_s']:.1f} s")
+        parses.append(parse_pass(crawl_db))
+    shares = []
+    for i, (_, report) in enumerate(runs):
+        mean_parse = (parses[i].parse_rate + parses[i + 1].parse_rate) / 2
+        pages_per_s = float(report["pages_derived"]) / float(report["elapsed_s"])  # type: ignore[arg-type]
+        shares.append((pages_per_s / mean_parse, i))
+    share, index = sorted(shares)[len(shares) // 2]
+    result = summarize_result(name, *runs[index])
+    before, after = parses[index], parses[index + 1]
+    result.parse_rate = (before.parse_rate + after.parse_rate) / 2
+    result.parse_cpu_ms = (before.parse_cpu_ms + after.parse_cpu_ms) / 2
+    result.parse_share = share
+    result.shares = [s for s, _ in shares]
+    result.load = f"{load_before:.1f} / {os.getloadavg()[0]:.1f}"
     result.shape = measured_shape(crawl_db)
     log(f"{name}: pages of {result.shape} (medians of {SHAPE_SAMPLE})")
-    repeat = repeats(name, args)
-    log(f"{name}: lxml parse only ...")
-    _, result.parse_rate, result.parse_cpu_ms = max(
-        (rate(crawl_db, lxml_parse) for _ in range(repeat)), key=lambda r: r[1]
-    )
-    log(f"  {result.parse_rate:.0f} pages/s")
     sample = None if name == "python3-doc" else args.traf_sample
-    log(f"{name}: derive_html only ...")
-    _, result.derive_rate, result.derive_cpu_ms = max(
-        (rate(crawl_db, derive, sample) for _ in range(repeat)), key=lambda r: r[1]
-    )
-    log(f"  {result.derive_rate:.0f} pages/s")
+    log(f"{name}: derive_html only, alternating with parse only ...")
+    ref = reference(crawl_db, "derive", sample)
+    result.derive_rate, result.derive_cpu_ms = ref.other_rate, ref.other_cpu_ms
+    result.derive_share = ref.other_rate / ref.parse_rate
+    log(f"  {ref.other_rate:.0f} pages/s, {result.derive_share:.0%} of parse")
     if not args.skip_trafilatura:
-        log(f"{name}: trafilatura.extract ...")
-        result.traf_pages, result.traf_rate, result.traf_cpu_ms = rate(
-            crawl_db, trafilatura_extract, sample
-        )
-        log(f"  {result.traf_rate:.1f} pages/s")
+        log(f"{name}: trafilatura.extract, alternating with parse only ...")
+        ref = reference(crawl_db, "trafilatura", sample)
+        result.traf_pages = ref.pages
+        result.traf_rate, result.traf_cpu_ms = ref.other_rate, ref.other_cpu_ms
+        result.traf_share = ref.other_rate / ref.parse_rate
+        log(f"  {ref.other_rate:.1f} pages/s, {result.traf_share:.1%} of parse")
+    return result
 
 
 def shape_lines(results: list[Result]) -> str:
     return "\n".join(f"* {r.name}: {r.shape} a page (medians)" for r in results)
 
 
+def traf_factor(r: Result) -> float:
+    """summarize / trafilatura, both through the parse-only rate measured beside them."""
+    return r.parse_share / r.traf_share if r.traf_share else 0.0
+
+
 def table(results: list[Result]) -> str:
     head = (
-        "| crawl | pages | summarize pages/s | parse-only pages/s | summarize / parse | "
-        "derive-only pages/s | trafilatura pages/s | summarize / trafilatura | "
-        "peak RSS MB | RSS at 25/50/75/100% of the run (MB) | load avg |"
+        "| crawl | pages | summarize pages/s | parse-only pages/s (before/after mean) | "
+        "summarize / parse (every run) | derive-only / parse | trafilatura pages/s "
+        "(/ parse) | summarize / trafilatura | peak RSS MB | "
+        "RSS at 25/50/75/100% of the run (MB) | load avg |"
     )
     lines = [head, "|" + "---|" * 11]
     for r in results:
-        traf = f"{r.traf_rate:.1f}" if r.traf_rate else "-"
-        factor = f"{r.summarize_rate / r.traf_rate:.1f}x" if r.traf_rate else "-"
+        traf = f"{r.traf_rate:.1f} ({r.traf_share:.1%})" if r.traf_rate else "-"
+        factor = f"{traf_factor(r):.1f}x" if r.traf_rate else "-"
         quarters = " / ".join(f"{q:.0f}" for q in r.rss_quarters)
+        every = ", ".join(f"{s:.0%}" for s in r.shares)
         lines.append(
             f"| {r.name} | {r.pages} | {r.summarize_rate:.0f} | {r.parse_rate:.0f} | "
-            f"{r.summarize_rate / r.parse_rate:.0%} | {r.derive_rate:.0f} | {traf} | {factor} | "
+            f"{r.parse_share:.0%} ({every}) | {r.derive_share:.0%} | {traf} | {factor} | "
             f"{r.peak_rss_mb:.0f} | {quarters} | {r.load} |"
         )
     return "\n".join(lines)
@@ -487,12 +562,12 @@ def cpu_table(results: list[Result]) -> str:
 def checks(results: list[Result]) -> list[tuple[str, bool]]:
     out = []
     for r in results:
-        share = r.summarize_rate / r.parse_rate
+        share = r.parse_share
         out.append(
             (f"{r.name}: summarize >= 40% of parse-only ({share:.0%})", share >= TARGET_PARSE_SHARE)
         )
         if r.traf_rate:
-            factor = r.summarize_rate / r.traf_rate
+            factor = traf_factor(r)
             out.append(
                 (f"{r.name}: >= 10x trafilatura ({factor:.0f}x)", factor >= TARGET_TRAF_FACTOR)
             )
@@ -521,6 +596,9 @@ def child(crawl_db: str, summary_db: str, batch_size: str) -> None:
 def main() -> None:
     if len(sys.argv) == 5 and sys.argv[1] == "--child":
         child(*sys.argv[2:])
+        return
+    if len(sys.argv) == 5 and sys.argv[1] == "--reference":
+        reference_child(*sys.argv[2:])
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=50_000, help="synthetic pages")
@@ -555,12 +633,10 @@ def main() -> None:
             for kind in kinds:
                 name = f"synthetic-{kind}-{args.pages}"
                 dbs.append((name, synthetic_crawl_db(kind, args.pages)))
-        # The summarize runs come first: a child forked from this process
-        # inherits its RSS as the start of its peak (ru_maxrss survives exec),
-        # so it must be forked while this process is still small.
-        results = [measure_summarize(name, db, args) for name, db in dbs]
-        for result, (_, db) in zip(results, dbs, strict=True):
-            measure_in_process(result, db, args)
+        # Everything measured runs in a child: a child forked from this
+        # process inherits its RSS as the start of its peak (ru_maxrss
+        # survives exec), so this process must stay small.
+        results = [measure(name, db, args) for name, db in dbs]
     except BenchError as exc:
         log(f"bench failed: {exc}")
         raise SystemExit(1) from None
