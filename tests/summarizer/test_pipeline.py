@@ -494,27 +494,6 @@ def test_link_rows_bind_plain_ints() -> None:
     assert by_url["https://x.test/b"]["locality"] == "out"
 
 
-def test_derivation_tasks_end_at_a_byte_budget(crawl_db: Path) -> None:
-    from unob.summarizer.crawlread import CrawlReader
-    from unob.summarizer.pipeline import _Deriver
-
-    with CrawlDbBuilder(crawl_db) as b:
-        for i in range(7):
-            b.add(f"{SITE}/{i}", at=i, body=page(f"P{i}", "word " * 400))
-    reader = CrawlReader(crawl_db)
-    try:
-        entries = reader.read_batch(0, 100)
-    finally:
-        reader.close()
-    deriver = _Deriver(0)
-    deriver.CHUNK_BYTES = 4000  # each page is about 2,200 bytes: two pages a task
-    derivation = deriver.submit(entries)
-    sizes = [len(pages) for pages, _ in derivation._chunks]
-    assert sizes == [2, 2, 2, 1]
-    observed, _ = derivation.result()
-    assert [o.entry.url for o in observed] == [f"{SITE}/{i}" for i in range(7)]
-
-
 def test_bodies_stored_by_older_unob_give_the_same_summary(tmp_path: Path) -> None:
     # unob before bodycodec stored pages zlib-compressed; such crawl DBs are still read.
     summaries = []

@@ -136,7 +136,7 @@ def test_workers_start_without_the_database_layer() -> None:
     # Alembic (0.5 s more a worker start, a fifth of a python3-doc run).
     from unob.summarizer import worker
 
-    assert worker.derive_task.__module__ == "unob.summarizer.worker"
+    assert worker.derive_claimed.__module__ == "unob.summarizer.worker"
     assert worker.start_worker.__module__ == "unob.summarizer.worker"
     probe = (
         "import sys, unob.summarizer.worker\n"

@@ -33,7 +33,6 @@ outcome (failures, 5xx, 429, robots disallow, too large...) is FAILURE.
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -57,7 +56,7 @@ __all__ = [
     "is_html_like",
     "observe",
     "observe_many",
-    "observe_timed",
+    "observe_releasing",
 ]
 
 _GONE = (int(ExitCode.FILE_NOT_FOUND), int(ExitCode.FILE_GONE))
@@ -327,21 +326,18 @@ def observe(entry: CrawlEntry) -> Observed:
     return Observed(entry, Outcome.CONTENT, "file", signature)
 
 
-def observe_many(entries: list[CrawlEntry]) -> list[Observed]:
-    """:func:`observe` each entry; the stored bodies are dropped from the results.
+def observe_releasing(entry: CrawlEntry) -> Observed:
+    """:func:`observe`, then the stored body is dropped from the result.
 
     The unit of work of the pipeline's worker processes: what goes back to
     the writer is only what it stores.
     """
-    results = [observe(entry) for entry in entries]
-    for result in results:
-        if result.entry.file is not None:
-            result.entry.file.data = None
-    return results
+    result = observe(entry)
+    if result.entry.file is not None:
+        result.entry.file.data = None
+    return result
 
 
-def observe_timed(entries: list[CrawlEntry]) -> tuple[list[Observed], float]:
-    """:func:`observe_many` and the CPU seconds it took (for the run's report)."""
-    started = time.process_time()
-    results = observe_many(entries)
-    return results, time.process_time() - started
+def observe_many(entries: list[CrawlEntry]) -> list[Observed]:
+    """:func:`observe_releasing` of each entry."""
+    return [observe_releasing(entry) for entry in entries]

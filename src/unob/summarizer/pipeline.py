@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gc
 import os
+import pickle
 import sqlite3
 import sys
 import time
@@ -56,10 +57,18 @@ from unob.summarizer.observe import (
     LINK_COLUMNS,
     Observed,
     link_rows,
-    observe_timed,
+    observe_releasing,
 )
 from unob.summarizer.summarystore import SummaryStore
-from unob.summarizer.worker import collecting_less, derive_task, start_worker
+from unob.summarizer.worker import (
+    SLOTS,
+    collecting_less,
+    derive_claimed,
+    derive_pages,
+    front_claims,
+    open_claims,
+    start_worker,
+)
 from unob.urls import canonicalize
 
 __all__ = ["DEFAULT_BATCH_SIZE", "SummarizeReport", "render_report", "summarize"]
@@ -239,42 +248,54 @@ class _Progress:
             self._bar = None
 
 
-_Task = Future[tuple[list[Observed], float]]
+_Task = Future[tuple[list[tuple[int, bytes]], float]]
 
 
 class _Derivation:
     """The observations of one batch's page entries, being derived.
 
-    The batch is split into chunks, each sent to the worker pool.  When the
-    writer asks for the results, it derives itself every chunk no worker has
-    started yet (cancelling it in the pool) instead of waiting idle: the
-    writer and the workers then share the CPUs.
+    In worker mode each worker has the batch as one task and claims pages
+    from the front; :meth:`result` has the writer claim pages from the back
+    until none is left, then collect the workers' pages (see
+    :mod:`.worker`, "Page claims").  In-process, the writer derives them all.
     """
 
-    def __init__(self, entries: list[CrawlEntry], chunks: list[tuple[list[CrawlEntry], _Task]]):
+    def __init__(
+        self,
+        entries: list[CrawlEntry],
+        pages: list[CrawlEntry],
+        claims: Any = None,
+        seq: int = 0,
+        tasks: list[_Task] | None = None,
+    ) -> None:
         self.entries = entries
-        self._chunks = chunks
+        self._pages = pages
+        self._claims = claims
+        self._seq = seq
+        self._tasks = tasks or []
         #: CPU seconds this (the writer's) process spent deriving.
         self.local_cpu = 0.0
 
     def result(self) -> tuple[list[Observed], float]:
-        """The observations and the CPU seconds their derivation took."""
-        # Workers take chunks from the front; the writer takes them from the
-        # back until it meets one a worker has started.
-        local: dict[int, tuple[list[Observed], float]] = {}
-        for index in range(len(self._chunks) - 1, -1, -1):
-            pages, task = self._chunks[index]
-            if not task.cancel():
-                break
-            local[index] = observe_timed(pages)
-            self.local_cpu += local[index][1]
-        observed: list[Observed] = []
-        cpu = 0.0
-        for index, (_, task) in enumerate(self._chunks):
-            part, spent = local[index] if index in local else task.result()
-            observed.extend(part)
-            cpu += spent
-        return observed, cpu
+        """The observations, in entry order, and the CPU seconds their derivation took."""
+        pages = self._pages
+        if self._claims is None:
+            started = time.process_time()
+            observed = [observe_releasing(page) for page in pages]
+            self.local_cpu = time.process_time() - started
+            return observed, self.local_cpu
+        done, self.local_cpu = derive_pages(self._claims, self._seq, pages, from_front=False)
+        cpu = self.local_cpu
+        # Every page is claimed now.  A worker that claimed none has nothing
+        # to wait for (at the first batch the worker may still be starting).
+        if front_claims(self._claims, self._seq):
+            for task in self._tasks:
+                part, spent = task.result()
+                done += [(index, pickle.loads(data)) for index, data in part]
+                cpu += spent
+        by_index = dict(done)
+        assert len(by_index) == len(pages), "every page is derived once"
+        return [by_index[i] for i in range(len(pages))], cpu
 
 
 class _Deriver:
@@ -286,62 +307,47 @@ class _Deriver:
     pure), so batch contents and the summary DB do not depend on it.
     """
 
-    # A task ends after this many bytes of (uncompressed) page bodies or this
-    # many pages, whichever comes first.  Tasks must be short: a pool hands a
-    # worker its next task before the current one ends, and the writer, which
-    # derives the tasks no worker has taken, must wait for both of those.
-    # With 20 pages a task, python3-doc's 94 KB pages made 0.3 s tasks and the
-    # writer sat idle for ~20% of the run; 512 KiB is ~50 ms of deriving, and
-    # 40 small pages keep the per-task overhead (a pickle round trip) small.
-    CHUNK_BYTES = 512 * 1024
-    CHUNK = 40
-
     def __init__(self, workers: int) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self._claims: Any = None
+        self._workers = workers
+        self._seq = 0
         if workers > 0:
             # spawn: workers are fresh interpreters, without the writer's
             # SQLite connections (a fork would share them).
+            context = get_context("spawn")
+            self._claims = context.Array("q", 3 * SLOTS)
             self._pool = ProcessPoolExecutor(
                 workers,
-                mp_context=get_context("spawn"),
+                mp_context=context,
                 initializer=start_worker,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), self._claims),
             )
 
-    def _submit(self, pages: list[CrawlEntry]) -> _Task:
+    def _submit(self, seq: int, pages: list[CrawlEntry]) -> _Task:
         # Workers are started on demand by submit(): while they are, the
         # caller's __main__ is hidden from multiprocessing, which would
         # otherwise re-run the caller's script in every worker (a script
         # without a __main__ guard would summarize again in each).  Only
         # importable functions are sent to the workers, so they need no
         # __main__.
-        if self._pool is None:  # in-process: a task that was never started
-            task: _Task = Future()
-            return task
+        assert self._pool is not None
         main = sys.modules["__main__"]
         saved = getattr(main, "__spec__", None)
         main.__spec__ = ModuleSpec("__main__", None)
         try:
-            return self._pool.submit(derive_task, pages)
+            return self._pool.submit(derive_claimed, seq, pages)
         finally:
             main.__spec__ = saved
 
     def submit(self, entries: list[CrawlEntry]) -> _Derivation:
-        chunks: list[list[CrawlEntry]] = []
-        chunk: list[CrawlEntry] = []
-        size = 0
-        for entry in entries:
-            if not entry.is_page_crawl:
-                continue
-            chunk.append(entry)
-            file = entry.file
-            size += (file.size or 0) if file is not None else 0
-            if size >= self.CHUNK_BYTES or len(chunk) >= self.CHUNK:
-                chunks.append(chunk)
-                chunk, size = [], 0
-        if chunk:
-            chunks.append(chunk)
-        return _Derivation(entries, [(c, self._submit(c)) for c in chunks])
+        pages = [entry for entry in entries if entry.is_page_crawl]
+        if self._pool is None or not pages:
+            return _Derivation(entries, pages)
+        self._seq += 1
+        open_claims(self._claims, self._seq, len(pages))
+        tasks = [self._submit(self._seq, pages) for _ in range(self._workers)]
+        return _Derivation(entries, pages, self._claims, self._seq, tasks)
 
     def close(self) -> None:
         if self._pool is not None:
