@@ -76,7 +76,11 @@ __all__ = ["DEFAULT_BATCH_SIZE", "SummarizeReport", "render_report", "summarize"
 DEFAULT_BATCH_SIZE = 500
 #: A batch also ends before its page bodies pass this many (uncompressed)
 #: bytes: memory per batch stays about the same whatever the page sizes.
-BATCH_MAX_BYTES = 16 * 1024 * 1024
+#: The last batch is written while the workers have nothing left to do, so
+#: smaller batches keep the CPUs busier on short runs: on python3-doc (50 MB,
+#: 530 pages) CPU time was 96-97% of two cores' wall time with 8 MiB, 88-92%
+#: with 16 MiB; on 10,000 news-shaped pages both gave 93-95%.
+BATCH_MAX_BYTES = 8 * 1024 * 1024
 
 _GENERATION_COLUMNS = (
     "entity_generation_id",
@@ -360,8 +364,13 @@ class _Deriver:
 # that index: once it outgrows the page cache, every batch rewrites most of
 # it (WAL, then checkpoint).  At 50,000 news pages that upkeep was 1.15 ms a
 # page, a third of the writer; building it at the end takes a few seconds.
-# Bulk: at least this many new entries, and at least as many as are stored.
-_BULK_MIN_ENTRIES = 5_000
+# Even while the index fits in the cache, each link row costs 5,500
+# instructions more with it (python3-doc has 317 links a page), and sorting
+# the keys once is cheaper: summarizing python3-doc into a new DB took
+# 14.3-15.7 ms of CPU a page as a bulk run, 15.2-17.1 without.
+# Bulk: at least this many new entries (runs that start worker processes),
+# and at least as many as are stored.
+_BULK_MIN_ENTRIES = 200
 
 
 def _is_bulk_run(pending: int, stored: int) -> bool:
