@@ -421,8 +421,10 @@ class SummaryStore:
     # --- the link-target index in bulk runs (docs/summarizer.md, "Bulk runs") --
 
     def crawl_summary_count(self) -> int:
-        row = self.conn.execute("SELECT count(*) FROM crawl_summary").fetchone()
-        return int(row[0])
+        """How many crawl summaries are stored: the highest id, as rows are never
+        deleted (a count(*) would read the whole table on every run)."""
+        row = self.conn.execute("SELECT max(crawl_summary_id) FROM crawl_summary").fetchone()
+        return int(row[0] or 0)
 
     def has_link_target_index(self) -> bool:
         row = self.conn.execute(
