@@ -508,3 +508,18 @@ def test_bodies_stored_by_older_unob_give_the_same_summary(tmp_path: Path) -> No
             count(summary_db, "SELECT group_concat(text, '|') FROM text_pile ORDER BY text_pile_id")
         )
     assert summaries[0] == summaries[1] and "home page" in summaries[0]
+
+
+def test_a_stored_body_longer_than_its_recorded_size_is_not_decompressed(
+    crawl_db: Path, summary_db: Path
+) -> None:
+    with CrawlDbBuilder(crawl_db) as b:
+        b.add(f"{SITE}/bomb", at=1, body=page("Bomb", "Claims to be short. " * 50))
+        b.add(f"{SITE}/good", at=2, body=page("Good", "Fine text."))
+        b.conn.execute("UPDATE file_content SET size = 10 WHERE file_content_id = 1")
+    report = summarize([crawl_db], summary_db)
+    assert (report.generations_created, report.derive_errors) == (2, 1)
+    error = count(
+        summary_db, "SELECT derive_error FROM file_summary WHERE derive_error IS NOT NULL"
+    )
+    assert error.startswith("BodyDecodeError: stored zstd body declares")

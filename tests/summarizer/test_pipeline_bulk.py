@@ -103,3 +103,21 @@ def test_a_failed_bulk_run_leaves_the_index_to_the_next_run(
     assert not report.bulk and report.link_index_s > 0
     assert dump(broken) == dump(tmp_path / "clean.db")
     assert schema(broken) == schema(tmp_path / "clean.db")
+
+
+def test_two_summarizers_ensuring_the_index_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # B checked before A built the index; B's CREATE must not fail afterwards.
+    path = tmp_path / "s.db"
+    open_database(path, "summary").dispose()
+    first, second = SummaryStore(path), SummaryStore(path)
+    try:
+        first.drop_link_target_index()
+        assert first.ensure_link_target_index()
+        monkeypatch.setattr(SummaryStore, "has_link_target_index", lambda self: False)
+        assert second.ensure_link_target_index()  # built "again": IF NOT EXISTS
+    finally:
+        first.close()
+        second.close()
+    assert has_index(path)

@@ -10,7 +10,14 @@ from crawl_db_builder import CrawlDbBuilder, page
 
 from unob.summarizer.crawlread import CrawlReader
 from unob.summarizer.pipeline import _Derivation
-from unob.summarizer.worker import SLOTS, claim, derive_pages, front_claims, open_claims
+from unob.summarizer.worker import (
+    SLOTS,
+    claim,
+    close_claims,
+    derive_pages,
+    front_claims,
+    open_claims,
+)
 
 SITE = "http://site.test"
 
@@ -79,3 +86,12 @@ def test_in_process_derivation_keeps_entry_order(tmp_path: Path) -> None:
     observed, cpu = _Derivation(batch, batch).result()
     assert [o.entry.url for o in observed] == [f"{SITE}/{i}" for i in range(4)]
     assert cpu >= 0
+
+
+def test_closed_claims_stop_running_tasks() -> None:
+    shared = claims()
+    open_claims(shared, 5, 10)
+    assert claim(shared, 5, from_front=True) == 0
+    close_claims(shared)  # the run stopped early: nothing more to derive
+    assert claim(shared, 5, from_front=True) is None
+    assert claim(shared, 5, from_front=False) is None

@@ -23,9 +23,9 @@ __all__ = ["CrawlSources"]
 _CHUNK = 400  # host parameters per statement, well under SQLite's limit
 
 
-def _decompress(compression: str, data: bytes, where: str) -> bytes:
+def _decompress(compression: str, data: bytes, size: int, where: str) -> bytes:
     try:
-        return bodycodec.decompress(compression, data)
+        return bodycodec.decompress(compression, data, size)
     except bodycodec.BodyDecodeError as exc:
         raise DatabaseError(f"{where}: {exc}") from exc
 
@@ -63,12 +63,12 @@ class CrawlSources:
             for start in range(0, len(missing), _CHUNK):
                 chunk = missing[start : start + _CHUNK]
                 sql = (
-                    "SELECT sha256, compression, data FROM file_content "
+                    "SELECT sha256, compression, data, size FROM file_content "
                     f"WHERE sha256 IN ({','.join('?' * len(chunk))})"
                 )
-                for sha256, compression, data in db.query(sql, chunk):
+                for sha256, compression, data, size in db.query(sql, chunk):
                     found.add(sha256)
-                    yield Body(sha256, _decompress(compression, data, str(db.path)))
+                    yield Body(sha256, _decompress(compression, data, size, str(db.path)))
             missing = [sha for sha in missing if sha not in found]
 
     def images(self, urls: Sequence[str]) -> Iterator[StoredImage]:
@@ -99,7 +99,7 @@ class CrawlSources:
             # The latest stored file of each URL (a recrawl may have replaced it).
             sql = f"""
             WITH wanted(pos, str_url) AS (VALUES {values})
-            SELECT w.pos, u.str_url, fi.mime_type, fc.compression, fc.data
+            SELECT w.pos, u.str_url, fi.mime_type, fc.compression, fc.data, fc.size
             FROM wanted AS w
             JOIN url AS u ON u.str_url = w.str_url
             JOIN file_info AS fi ON fi.file_info_id = (
@@ -109,8 +109,9 @@ class CrawlSources:
             JOIN file_content AS fc ON fc.file_content_id = fi.file_content_id
             ORDER BY w.pos
             """
-            for pos, url, mime, compression, data in db.query(sql, params):
-                image = StoredImage(url, _decompress(compression, data, str(db.path)), mime or "")
+            for pos, url, mime, compression, data, size in db.query(sql, params):
+                body = _decompress(compression, data, size, str(db.path))
+                image = StoredImage(url, body, mime or "")
                 yield pos, index, image
 
     def time_taken_seconds(self) -> float | None:

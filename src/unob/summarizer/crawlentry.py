@@ -45,6 +45,8 @@ class CrawlFile:
     sha256: str | None
     compression: str | None
     data: bytes | None
+    #: ``file_content.size``: the body's length once decompressed.
+    body_size: int | None
     depth: int | None
     robots_noindex: bool
     robots_nofollow: bool

@@ -52,7 +52,7 @@ _FILES = f"""
 SELECT f.crawl_log_entry_id, f.mime_type, f.charset, f.size, f.last_modified_unix_utc,
        cu.str_url, fc.sha256, fc.compression,
        CASE WHEN e.crawl_type IN {PAGE_CRAWL_TYPES} THEN fc.data END,
-       f.depth, f.robots_noindex, f.robots_nofollow
+       f.depth, f.robots_noindex, f.robots_nofollow, fc.size
 FROM file_info AS f
 JOIN crawl_log_entry AS e ON e.crawl_log_entry_id = f.crawl_log_entry_id
 LEFT JOIN url AS cu ON cu.url_id = f.canonical_url_id
@@ -159,6 +159,7 @@ class CrawlReader:
                         depth=row[9],
                         robots_noindex=bool(row[10]),
                         robots_nofollow=bool(row[11]),
+                        body_size=row[12],
                     )
             for row in conn.execute(_REDIRECTS, span):
                 entry = by_id.get(row[0])

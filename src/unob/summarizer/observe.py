@@ -286,7 +286,7 @@ def page_content(derived: Derived, digest: bytes) -> PageContent:
 def _body(entry: CrawlEntry) -> bytes:
     file = entry.file
     assert file is not None and file.data is not None
-    return bodycodec.decompress(file.compression, file.data)
+    return bodycodec.decompress(file.compression, file.data, file.body_size)
 
 
 def _observe_page(entry: CrawlEntry) -> Observed:

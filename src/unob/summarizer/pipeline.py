@@ -62,6 +62,7 @@ from unob.summarizer.observe import (
 from unob.summarizer.summarystore import SummaryStore
 from unob.summarizer.worker import (
     SLOTS,
+    close_claims,
     collecting_less,
     derive_claimed,
     derive_pages,
@@ -298,7 +299,8 @@ class _Derivation:
                 done += [(index, pickle.loads(data)) for index, data in part]
                 cpu += spent
         by_index = dict(done)
-        assert len(by_index) == len(pages), "every page is derived once"
+        if len(by_index) != len(pages):  # a broken claim array: never write a partial batch
+            raise RuntimeError(f"{len(by_index)} of {len(pages)} pages derived")
         return [by_index[i] for i in range(len(pages))], cpu
 
 
@@ -355,6 +357,7 @@ class _Deriver:
 
     def close(self) -> None:
         if self._pool is not None:
+            close_claims(self._claims)
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 

@@ -446,7 +446,11 @@ class SummaryStore:
         # (100 MB at 50,000 news pages), and memory must not grow with the DB.
         self.conn.execute("PRAGMA temp_store=FILE")
         try:
-            self.conn.execute(LINK_TARGET_INDEX_SQL)
+            # IF NOT EXISTS: a second summarizer may have built it since the
+            # check above (SQLite stores the statement without those words).
+            self.conn.execute(
+                LINK_TARGET_INDEX_SQL.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1)
+            )
         finally:
             self.conn.execute("PRAGMA temp_store=MEMORY")
         return True

@@ -38,6 +38,7 @@ from unob.summarizer.observe import Observed, observe_releasing
 __all__ = [
     "SLOTS",
     "claim",
+    "close_claims",
     "collect_less",
     "collecting_less",
     "derive_claimed",
@@ -92,6 +93,18 @@ def open_claims(claims: Any, seq: int, pages: int) -> None:
     base = 3 * (seq % SLOTS)
     with claims.get_lock():
         claims[base], claims[base + 1], claims[base + 2] = seq, 0, pages - 1
+
+
+def close_claims(claims: Any) -> None:
+    """Close every slot: running tasks stop after the page they are on.
+
+    When a run stops early (an error, Ctrl-C), the pool cannot cancel tasks
+    already running or queued, and they would derive their whole batch for
+    nothing before the run could end (1.8-3.3 s measured).
+    """
+    with claims.get_lock():
+        for slot in range(SLOTS):
+            claims[3 * slot] = -1
 
 
 def claim(claims: Any, seq: int, from_front: bool) -> int | None:
