@@ -13,7 +13,7 @@ the rows for ``document_description``, ``heading``, ``image`` and
 :class:`~unob.summarizer.document.Derived` objects.  Tuples of strings and
 numbers cross a process boundary about ten times faster than frozen
 dataclasses, and the pipeline derives in worker processes
-(:func:`observe_many`).
+(:func:`observe_releasing`).
 
 Signatures (xxh3_128 over a tagged, length-prefixed serialization):
 
@@ -55,7 +55,6 @@ __all__ = [
     "PageContent",
     "is_html_like",
     "observe",
-    "observe_many",
     "observe_releasing",
 ]
 
@@ -336,8 +335,3 @@ def observe_releasing(entry: CrawlEntry) -> Observed:
     if result.entry.file is not None:
         result.entry.file.data = None
     return result
-
-
-def observe_many(entries: list[CrawlEntry]) -> list[Observed]:
-    """:func:`observe_releasing` of each entry."""
-    return [observe_releasing(entry) for entry in entries]

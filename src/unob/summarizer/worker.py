@@ -1,6 +1,6 @@
 """What runs in a derivation worker process of ``unob summarize``.
 
-The pool pickles a reference to :func:`derive_task` for each task, and a
+The pool pickles a reference to :func:`derive_claimed` for each task, and a
 spawned worker imports the module named in it.  So this module imports only
 the derivation (:mod:`.observe`), never the database layer: importing
 :mod:`.pipeline` would pull in SQLAlchemy, and a worker took 0.5 s longer to
