@@ -107,7 +107,10 @@ def test_canonical_and_meta_refresh(server: FixtureServer, crawl: CrawlFn) -> No
     site.add("/", links("/print?id=1", "/moved"))
     site.add("/print?id=1", page("print", head='<link rel="canonical" href="/article/1">'))
     site.add("/article/1", page("article"))
-    site.add("/moved", page("gone", head='<meta http-equiv="refresh" content="0; url=/new-home">'))
+    site.add(
+        "/moved",
+        page("gone", head='<meta http-equiv="refresh" content="0; url=/new-home#welcome">'),
+    )
     site.add("/new-home", page("home"))
     done = crawl(server.url("a.test"))
     (canonical,) = done.rows(
@@ -122,7 +125,7 @@ def test_canonical_and_meta_refresh(server: FixtureServer, crawl: CrawlFn) -> No
     assert done.rows(
         "SELECT t.str_url, r.to_url_fragment, r.http_status, r.information_source "
         "FROM redirect r JOIN url t ON t.url_id = r.to_url_id"
-    ) == [(server.url("a.test", "/new-home"), None, None, InformationSource.FILE_BODY)]
+    ) == [(server.url("a.test", "/new-home"), "welcome", None, InformationSource.FILE_BODY)]
     assert codes[server.url("a.test", "/new-home")] == [ExitCode.FILE_INGESTED]
 
 

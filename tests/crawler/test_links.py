@@ -136,16 +136,18 @@ def test_canonical() -> None:
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        ("5; url=next.html", (5.0, "http://example.org/dir/next.html")),
-        ("0;URL='/moved'", (0.0, "http://example.org/moved")),
-        ('3 ; Url = "http://elsewhere.example/"', (3.0, "http://elsewhere.example/")),
-        ("0.5, /comma", (0.5, "http://example.org/comma")),
+        ("5; url=next.html", (5.0, "http://example.org/dir/next.html", None)),
+        ("0;URL='/moved'", (0.0, "http://example.org/moved", None)),
+        ('3 ; Url = "http://elsewhere.example/"', (3.0, "http://elsewhere.example/", None)),
+        ("0.5, /comma", (0.5, "http://example.org/comma", None)),
+        ("0; url=/moved#part-2", (0.0, "http://example.org/moved", "part-2")),
+        ("0; url=/moved#", (0.0, "http://example.org/moved", None)),
         ("10", None),  # a reload of the page itself: no target
         ("", None),
         ("7; url=#frag", None),
     ],
 )
-def test_meta_refresh(content: str, expected: tuple[float, str] | None) -> None:
+def test_meta_refresh(content: str, expected: tuple[float, str, str | None] | None) -> None:
     head = f'<meta http-equiv="Refresh" content="{html.escape(content)}">'
     assert extract(page(head), PAGE_URL, "utf-8").meta_refresh == expected
 

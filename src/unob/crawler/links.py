@@ -45,7 +45,14 @@ from lxml import etree
 from unob.crawler.body import sniff_charset
 from unob.urls import Resolver, canonicalize
 
-__all__ = ["Link", "PageLinks", "extract", "parse_robots_directives", "parse_x_robots_tag"]
+__all__ = [
+    "Link",
+    "MetaRefresh",
+    "PageLinks",
+    "extract",
+    "parse_robots_directives",
+    "parse_x_robots_tag",
+]
 
 
 class Link(NamedTuple):
@@ -54,6 +61,15 @@ class Link(NamedTuple):
     url: str  #: absolute, canonical, no fragment
     nofollow: bool  #: its own rel has ``nofollow``
     kind: str  #: element it came from: a, area, link, frame, iframe
+
+
+class MetaRefresh(NamedTuple):
+    """A ``<meta http-equiv=refresh>`` that names a target."""
+
+    delay_s: float
+    url: str  #: canonical, without the fragment, like every stored URL
+    #: kept for the redirect record (``redirect.to_url_fragment``), as for ``Location``
+    fragment: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +81,8 @@ class PageLinks:
     base_url: str = ""
     #: ``<link rel=canonical>`` target
     canonical: str | None = None
-    #: ``<meta http-equiv=refresh>``: (delay in seconds, target); None without a target
-    meta_refresh: tuple[float, str] | None = None
+    #: ``<meta http-equiv=refresh>``; None without a target
+    meta_refresh: MetaRefresh | None = None
     images: tuple[str, ...] = ()
     #: meta robots (or our token's meta) says noindex / nofollow
     noindex: bool = False
@@ -288,7 +304,8 @@ def _extract(
     base = page_url
     if base_href is not None:
         base = Resolver(page_url).join(base_href) or page_url
-    resolve = Resolver(base).join
+    resolver = Resolver(base)
+    resolve = resolver.join
 
     links: dict[str, Link] = {}
     resolved: dict[str, str | None] = {}  # pages repeat hrefs: resolve each once
@@ -313,7 +330,10 @@ def _extract(
     if refresh is not None:
         # the refresh target is relative to the document's base URL, like any link
         target = resolve(refresh[1]) if refresh[1] else None
-        meta_refresh = (refresh[0], target) if target else None
+        if target:
+            fragment = (resolver.resolve(refresh[1]) or (target, None))[1]
+            # an empty fragment ("url#") is none, as for Location (outcome.redirect_target)
+            meta_refresh = MetaRefresh(refresh[0], target, fragment or None)
     return PageLinks(
         links=tuple(links.values()),
         base_url=base,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from unob.codes import CrawlType, InformationSource
 from unob.crawler import body as bodylib
-from unob.crawler.links import extract
+from unob.crawler.links import MetaRefresh, extract
 from unob.crawler.outcome import redirect_target
 from unob.crawler.records import NewCandidate, RedirectRecord
 from unob.crawler.scope import Scope
@@ -104,15 +104,14 @@ def analyse_page(
         for image_url in found.images:
             enqueue(image_url, CrawlType.IMAGE_CRAWL)
     if found.meta_refresh is not None:
-        delay_s, target = found.meta_refresh
-        _add_refresh(result, url, target, delay_s, scope, next_depth)
+        _add_refresh(result, url, found.meta_refresh, scope, next_depth)
     return result
 
 
 def _add_refresh(
-    result: PageAnalysis, url: str, target: str, delay_s: float, scope: Scope, depth: int
+    result: PageAnalysis, url: str, refresh: MetaRefresh, scope: Scope, depth: int
 ) -> None:
-    resolved = redirect_target(url, target)
+    resolved = redirect_target(url, refresh.url)
     normalized = scope.normalize(resolved.url) if resolved is not None else None
     if resolved is None or normalized is None or normalized == url:
         return  # a page that reloads itself is not a redirect
@@ -120,12 +119,12 @@ def _add_refresh(
     result.refresh = RedirectRecord(
         to_url=normalized,
         to_origin=origin,
-        to_fragment=resolved.fragment,
+        to_fragment=refresh.fragment,
         http_status=None,
         is_permanent=False,
         by_security_policy=resolved.by_security_policy,
         information_source=InformationSource.FILE_BODY,
     )
-    result.refresh_is_redirect = delay_s <= REFRESH_IS_REDIRECT_S
+    result.refresh_is_redirect = refresh.delay_s <= REFRESH_IS_REDIRECT_S
     if scope.accepts(normalized, depth):
         result.refresh_candidate = NewCandidate(normalized, origin, depth)
