@@ -19,6 +19,7 @@ from sqlalchemy import text
 
 from unob.codes import CrawlType, ExitCode
 from unob.db import open_database
+from unob.sqlitefile import tidy_after_reading
 
 __all__ = [
     "AgentStatus",
@@ -181,6 +182,7 @@ def crawl_status(db_path: Path) -> CrawlStatus:
             )
     finally:
         engine.dispose()
+        tidy_after_reading(db_path)
 
 
 def _when(unix: int | None) -> str:

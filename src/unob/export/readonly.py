@@ -15,6 +15,7 @@ from typing import Any
 
 from ..db import open_database
 from ..errors import DatabaseError
+from ..sqlitefile import tidy_after_reading
 
 __all__ = ["ReadOnlyDb"]
 
@@ -40,3 +41,4 @@ class ReadOnlyDb:
     def close(self) -> None:
         self._raw.close()
         self._engine.dispose()
+        tidy_after_reading(self.path)

@@ -24,8 +24,7 @@ import sqlite3
 from pathlib import Path
 
 from unob.errors import NotADatabase, ReadOnlyViolation
-
-SQLITE_MAGIC = b"SQLite format 3\x00"
+from unob.sqlitefile import check_sqlite_header, tidy_after_reading
 
 # PRAGMAs that never change anything, whatever their argument (the argument
 # names a table, an index or a row count).
@@ -173,13 +172,7 @@ def check_sqlite_file(path: Path) -> None:
         raise NotADatabase(f"{path}: no such file")
     if path.is_dir():
         raise NotADatabase(f"{path}: is a directory, not a database file")
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(16)
-    except OSError as exc:
-        raise NotADatabase(f"{path}: cannot read ({exc.strerror})") from exc
-    if header != SQLITE_MAGIC:
-        raise NotADatabase(f"{path}: not an SQLite database")
+    check_sqlite_header(path)
 
 
 class ReadOnlyConnection:
@@ -214,6 +207,7 @@ class ReadOnlyConnection:
 
     def close(self) -> None:
         self.connection.close()
+        tidy_after_reading(self.path)
 
     def __enter__(self) -> ReadOnlyConnection:
         return self

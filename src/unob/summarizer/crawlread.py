@@ -15,6 +15,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from unob.db import open_database
+from unob.sqlitefile import tidy_after_reading
 from unob.summarizer.crawlentry import (
     PAGE_CRAWL_TYPES,
     CrawlEntry,
@@ -90,6 +91,7 @@ class CrawlReader:
     def close(self) -> None:
         self._raw.close()
         self._engine.dispose()
+        tidy_after_reading(self.path)
 
     def __enter__(self) -> CrawlReader:
         return self
