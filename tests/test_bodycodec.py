@@ -41,6 +41,7 @@ def test_bodies_of_older_unob_and_uncompressed_ones_are_read() -> None:
         ("zlib", b"\x00\x01\x02\x03", "stored zlib body is damaged"),
         ("brotli", PAGE, "unknown body compression 'brotli'"),
         ("zstd", bodycodec.compress(PAGE)[1][:-20], "stored zstd body is damaged"),
+        ("zlib", zlib.compress(PAGE)[:-20], "stored zlib body is damaged"),
     ],
 )
 def test_damaged_or_unknown_is_one_error(codec: str, data: bytes, message: str) -> None:
@@ -61,3 +62,7 @@ def test_size_is_checked_before_anything_is_allocated() -> None:
     bomb = zstandard.ZstdCompressor().compress(b"\0" * (1 << 20))
     with pytest.raises(BodyDecodeError, match="declares"):
         bodycodec.decompress("zstd", bomb, 1000)
+    # zlib records no size: inflating stops just past the expected one.
+    zlib_bomb = zlib.compress(b"\0" * (1 << 24))
+    with pytest.raises(BodyDecodeError, match="inflates past 1000 bytes"):
+        bodycodec.decompress("zlib", zlib_bomb, 1000)

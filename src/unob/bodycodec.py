@@ -13,9 +13,9 @@ The row's ``compression`` column names the codec:
 * ``none``: stored as sent (images, which are compressed already).
 
 Decompression is bounded: a zstd frame must declare its content size, and
-that size must match the stored ``size`` when the caller knows it, so a
-damaged or crafted row cannot make unob allocate more than the body it
-claims to be.
+that size must match the stored ``size`` when the caller knows it; a zlib
+stream is inflated to at most one byte more than that size.  So a damaged or
+crafted row cannot make unob allocate more than the body it claims to be.
 """
 
 from __future__ import annotations
@@ -78,10 +78,18 @@ def decompress(codec: str | None, data: bytes, size: int | None = None) -> bytes
         except zstandard.ZstdError as exc:
             raise BodyDecodeError(f"stored zstd body is damaged: {exc}") from exc
     elif codec == "zlib":
+        # zlib does not record the size: stop one byte past the expected one,
+        # so a damaged or crafted row is caught without inflating all of it
+        limit = (_MAX_BODY if size is None else size) + 1
         try:
-            body = zlib.decompress(data)
+            inflater = zlib.decompressobj()
+            body = inflater.decompress(data, limit)
         except zlib.error as exc:
             raise BodyDecodeError(f"stored zlib body is damaged: {exc}") from exc
+        if len(body) >= limit:
+            raise BodyDecodeError(f"stored zlib body inflates past {limit - 1} bytes")
+        if not inflater.eof:
+            raise BodyDecodeError("stored zlib body is damaged: truncated stream")
     elif codec in (None, "none"):
         body = bytes(data)
     else:
