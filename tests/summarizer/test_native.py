@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import gzip
 import hashlib
 import os
@@ -136,3 +137,35 @@ def test_the_decision_passes_to_worker_processes(
     with pytest.warns(UserWarning):
         assert native.use_sources()
     assert os.environ[native.PURE_ENV] == "1"
+
+
+def test_compiled_depends_lists_what_the_compiled_modules_import() -> None:
+    # An edit to one of these must mark the build stale (mypyc compiled against it).
+    imported: set[str] = set()
+    for name in native.COMPILED:
+        tree = ast.parse(native._source(name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("unob"):
+                # "from unob.x import y": y may be a module or a name in unob.x
+                imported.add(str(node.module))
+                imported.update(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+    imported = {n for n in imported if n.startswith("unob.") and native._source(n).exists()}
+    assert imported - set(native.COMPILED) == set(native.COMPILED_DEPENDS)
+
+
+def test_an_edit_to_a_module_the_compiled_ones_import_makes_the_build_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "src" / "unob"
+    package.mkdir(parents=True)
+    (tmp_path / "setup.py").write_text("")
+    monkeypatch.setattr(native, "_PACKAGE_DIR", package)
+    _fake_build(package, newer_source=None)
+    document = native._source("unob.summarizer.document")
+    document.write_text("")
+    os.utime(document, (1500, 1500))  # older than the build
+    assert native.compiled_state() == "compiled"
+    os.utime(document, (3000, 3000))  # edited after it
+    assert native.compiled_state() == "stale"
