@@ -20,7 +20,8 @@ with one immediate retry when the connection failed, timed out or broke off
 (:mod:`unob.crawler.interpret`; for HTML, link extraction in a worker thread
 by :mod:`unob.crawler.page`); patience (an origin that keeps failing is given
 up for the run).  Redirects are recorded and their targets enqueued, never
-followed.
+followed.  The sitemaps a robots.txt names are enqueued with its entry and
+crawled like pages (:mod:`unob.crawler.sitemap` reads them).
 
 Ctrl-C: the first stops taking new URLs and lets requests in flight finish
 for :data:`GRACE_S` seconds; then (or at a second Ctrl-C) they are
