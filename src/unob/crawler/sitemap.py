@@ -44,7 +44,6 @@ import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urljoin
 
 from lxml import etree
 
@@ -52,7 +51,7 @@ from unob.codes import CrawlType
 from unob.crawler import body as bodylib
 from unob.crawler.records import NewCandidate
 from unob.crawler.scope import Scope
-from unob.urls import origin_of_canonical
+from unob.urls import Resolver, origin_of_canonical
 
 __all__ = [
     "MAX_BYTES",
@@ -234,12 +233,10 @@ def analyse_sitemap(
     )
     next_depth = depth + 1
     seen: set[str] = {url}
+    resolve = Resolver(url).join  # the links' resolver: RFC 3986 §5, canonical form
     for loc in document.locs:
-        try:
-            resolved = urljoin(url, loc)
-        except ValueError:
-            resolved = ""
-        normalized = scope.normalize(resolved) if resolved else None
+        target = resolve(loc)
+        normalized = None if target is None else scope.apply_query_policy(target)
         if normalized is None:
             result.dropped += 1
             continue
