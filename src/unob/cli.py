@@ -86,6 +86,9 @@ def crawl(
     images: Annotated[
         bool | None, typer.Option("--images/--no-images", help=_help("images"))
     ] = None,
+    sitemaps: Annotated[
+        bool | None, typer.Option("--sitemaps/--no-sitemaps", help=_help("sitemaps"))
+    ] = None,
     recrawl_interval: Annotated[
         str | None,
         typer.Option(
@@ -117,6 +120,7 @@ def crawl(
         "per_origin_concurrency": per_origin_concurrency,
         "user_agent": user_agent,
         "images": images,
+        "sitemaps": sitemaps,
         "force_recrawl": force_recrawl,
     }
     if seeds:

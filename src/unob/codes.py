@@ -97,6 +97,7 @@ class CrawlType(_Coded):
     ROBOTSTXT_FETCH = 1
     METADATA_CRAWL = 2
     IMAGE_CRAWL = 10
+    SITEMAP_CRAWL = 11
 
 
 _CRAWLTYPE_MEANINGS: dict[_Coded, str] = {
@@ -104,6 +105,7 @@ _CRAWLTYPE_MEANINGS: dict[_Coded, str] = {
     CrawlType.ROBOTSTXT_FETCH: "the agent downloaded an origin's robots.txt",
     CrawlType.METADATA_CRAWL: "HEAD-like check, no content indexed",
     CrawlType.IMAGE_CRAWL: "an image referenced by a crawled page (--images)",
+    CrawlType.SITEMAP_CRAWL: "a sitemap named by robots.txt or a sitemap index (sitemaps.org)",
 }
 
 

@@ -241,6 +241,12 @@ class CrawlSettings:
     max_image_bytes: int = _setting(
         5 * MiB, "Largest image stored (bytes, or a size like '5 MiB').", min=1024, size=True
     )
+    sitemaps: bool = _setting(
+        True,
+        "Follow the sitemaps that robots.txt names (Sitemap: lines; XML, sitemap indexes, "
+        ".xml.gz and text sitemaps): their URLs become candidates under the usual scope, "
+        "robots.txt and politeness rules.",
+    )
     agent_name: str | None = _setting(
         None, "Name recorded for this crawler process in agent.name (default: host name)."
     )

@@ -20,7 +20,8 @@ with one immediate retry when the connection failed, timed out or broke off
 (:mod:`unob.crawler.interpret`; for HTML, link extraction in a worker thread
 by :mod:`unob.crawler.page`); patience (an origin that keeps failing is given
 up for the run).  Redirects are recorded and their targets enqueued, never
-followed.
+followed.  The sitemaps a robots.txt names are enqueued with its entry and
+crawled like pages (:mod:`unob.crawler.sitemap` reads them).
 
 Ctrl-C: the first stops taking new URLs and lets requests in flight finish
 for :data:`GRACE_S` seconds; then (or at a second Ctrl-C) they are
@@ -52,8 +53,9 @@ from unob.crawler.records import (
 )
 from unob.crawler.robots import MAX_BYTES as ROBOTS_MAX_BYTES
 from unob.crawler.robots import MAX_REDIRECTS as ROBOTS_MAX_REDIRECTS
-from unob.crawler.robots import RobotsRules, robots_url
+from unob.crawler.robots import RobotsRules, RobotsState, robots_url
 from unob.crawler.scope import Scope
+from unob.crawler.sitemap import robots_sitemap_candidates
 from unob.crawler.store import CrawlStore
 from unob.settings import CrawlSettings
 
@@ -312,9 +314,8 @@ class Engine:
             origin.queue.refill(keep, short=len(batch) < PULL_BATCH)
 
     def _in_scope(self, candidate: Candidate) -> bool:
-        if candidate.crawl_type == CrawlType.IMAGE_CRAWL:
-            return self.scope.accepts_image(candidate.url)  # (only pulled with --images)
-        return self.scope.accepts(candidate.url, candidate.depth)
+        # (images are only pulled with --images, sitemaps only with sitemaps on)
+        return self.scope.accepts_type(candidate.url, candidate.depth, candidate.crawl_type)
 
     # ------------------------------------------------------------------ robots.txt
 
@@ -372,6 +373,13 @@ class Engine:
         )
         exit_code = last.failure if last.failure is not None else status_exit_code(last.status or 0)
         message = last.message
+        # RFC 9309 §2.2.4: Sitemap lines are not rules and belong to no group; they are
+        # enqueued with this entry, so that a crawl killed later still has them
+        sitemaps = (
+            robots_sitemap_candidates(rules.sitemaps, self.scope)
+            if self.settings.sitemaps and rules.state is RobotsState.PARSED
+            else []
+        )
         if rules.unavailable:
             why = message or f"HTTP {last.status}"
             message = f"robots.txt unreachable, nothing allowed for now ({why})"
@@ -390,6 +398,7 @@ class Engine:
                 message=message,
                 depth=None,
                 requests=request_records(answers, exit_code, approved=True),
+                candidates=sitemaps,
                 update_candidate=False,
             )
         )

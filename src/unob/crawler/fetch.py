@@ -57,6 +57,7 @@ _CHUNK = 64 * 1024
 _DRAIN_BYTES = 64 * 1024
 ACCEPT_HTML = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
 ACCEPT_IMAGE = "image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
+ACCEPT_SITEMAP = "application/xml,text/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5"
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,14 @@ from multidict import CIMultiDictProxy
 
 from unob.codes import CrawlType, ExitCode, InformationSource
 from unob.crawler import body as bodylib
-from unob.crawler.fetch import ACCEPT_HTML, ACCEPT_IMAGE, Answer, BodyPlan, clean_text
+from unob.crawler.fetch import (
+    ACCEPT_HTML,
+    ACCEPT_IMAGE,
+    ACCEPT_SITEMAP,
+    Answer,
+    BodyPlan,
+    clean_text,
+)
 from unob.crawler.frontier import Candidate
 from unob.crawler.links import parse_x_robots_tag
 from unob.crawler.outcome import is_image, redirect_target, status_exit_code
@@ -34,6 +41,8 @@ from unob.crawler.records import (
     RequestRecord,
 )
 from unob.crawler.scope import Scope
+from unob.crawler.sitemap import MAX_BYTES as SITEMAP_MAX_BYTES
+from unob.crawler.sitemap import SitemapAnalysis, analyse_sitemap
 from unob.settings import CrawlSettings
 from unob.urls import origin_of_canonical
 
@@ -41,13 +50,13 @@ __all__ = ["Interpreter", "PlanFn", "body_plan", "request_headers", "request_rec
 
 PlanFn = Callable[[int, CIMultiDictProxy[str]], BodyPlan | None]
 
+_ACCEPT = {CrawlType.IMAGE_CRAWL: ACCEPT_IMAGE, CrawlType.SITEMAP_CRAWL: ACCEPT_SITEMAP}
+
 
 def request_headers(candidate: Candidate) -> dict[str, str]:
     """Accept, and for a recrawl the conditional headers (RFC 9110 §13.1) from the
     last contentful crawl."""
-    headers = {
-        "Accept": ACCEPT_IMAGE if candidate.crawl_type == CrawlType.IMAGE_CRAWL else ACCEPT_HTML
-    }
+    headers = {"Accept": _ACCEPT.get(candidate.crawl_type, ACCEPT_HTML)}
     if candidate.etag:
         headers["If-None-Match"] = candidate.etag
     if candidate.last_modified_unix is not None:
@@ -57,13 +66,17 @@ def request_headers(candidate: Candidate) -> dict[str, str]:
 
 def body_plan(settings: CrawlSettings, candidate: Candidate) -> PlanFn:
     """Which bodies to read: 2xx HTML (or no Content-Type: sniffed later) up to
-    ``max_body_bytes``, images up to ``max_image_bytes`` with ``--images``;
-    nothing else is downloaded."""
+    ``max_body_bytes``, images up to ``max_image_bytes`` with ``--images``, a
+    sitemap's whatever its type (servers label them every which way) up to the
+    protocol's 50 MB; nothing else is downloaded."""
     wants_image = candidate.crawl_type == CrawlType.IMAGE_CRAWL
+    wants_sitemap = candidate.crawl_type == CrawlType.SITEMAP_CRAWL
 
     def plan(status: int, headers: CIMultiDictProxy[str]) -> BodyPlan | None:
         if not 200 <= status < 300:
             return None
+        if wants_sitemap:
+            return BodyPlan(SITEMAP_MAX_BYTES)
         mime = bodylib.mime_of(headers.get("Content-Type"))
         if is_image(mime):
             return BodyPlan(settings.max_image_bytes) if settings.images else None
@@ -158,12 +171,7 @@ class Interpreter:
         # A redirect counts as a hop (depth + 1): chains of redirects are bounded by
         # max_depth like chains of links; loops end because a URL is crawled once a run.
         depth = candidate.depth + 1
-        accepted = (
-            self.scope.accepts_image(normalized)
-            if candidate.crawl_type == CrawlType.IMAGE_CRAWL
-            else self.scope.accepts(normalized, depth)
-        )
-        if accepted:
+        if self.scope.accepts_type(normalized, depth, candidate.crawl_type):
             entry.candidates.append(
                 NewCandidate(normalized, to_origin, depth, candidate.crawl_type)
             )
@@ -186,6 +194,9 @@ class Interpreter:
         if body is None:
             entry.exit_code = ExitCode.FILE_OF_UNKNOWN_TYPE
             entry.message = f"not stored: {mime or 'no Content-Type'}"
+            return
+        if candidate.crawl_type == CrawlType.SITEMAP_CRAWL:
+            await self._sitemap(candidate, body, entry, info)
             return
         if is_image(mime):
             info.body = body
@@ -230,6 +241,38 @@ class Interpreter:
                 entry.exit_code = ExitCode.REDIRECT
             if page.refresh_candidate is not None:
                 entry.candidates.append(page.refresh_candidate)
+
+    async def _sitemap(
+        self, candidate: Candidate, body: bytes, entry: EntryRecord, info: FileRecord
+    ) -> None:
+        """A fetched sitemap: stored as sent (queryable like any file), its entries
+        enqueued (:mod:`.sitemap`, in a worker thread: a sitemap may be 50 MB)."""
+        # a .xml.gz file is compressed already; anything else is XML or text
+        info.body = body
+        info.compress = not body.startswith(b"\x1f\x8b")
+        try:
+            found: SitemapAnalysis = await asyncio.get_running_loop().run_in_executor(
+                self.pool, analyse_sitemap, body, candidate.url, candidate.depth, self.scope
+            )
+        except bodylib.BodyError as exc:
+            # a .gz that is broken or unpacks past 50 MB: nothing read, nothing stored
+            info.body = None
+            entry.exit_code = exc.exit_code
+            entry.message = f"sitemap not read: {exc}"
+            return
+        except Exception as exc:
+            # a sitemap must never stop the crawl: store it, say what went wrong
+            entry.exit_code = ExitCode.DID_NOT_UNDERSTAND_ANSWER
+            entry.message = f"sitemap not read: {clean_text(repr(exc))}"
+            return
+        document = found.document
+        info.links_found = len(document.locs)
+        entry.candidates.extend(found.candidates)
+        entry.message = found.summary()
+        # malformed or not a sitemap at all: the URLs read before the error still count
+        entry.exit_code = (
+            ExitCode.FILE_INGESTED if document.error is None else ExitCode.DID_NOT_UNDERSTAND_ANSWER
+        )
 
 
 def _x_robots(answer: Answer, token: str) -> tuple[bool, bool]:

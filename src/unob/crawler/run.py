@@ -155,7 +155,9 @@ async def _crawl(
         unob_version=__version__,
     )
     await store.acall(lambda w: w.begin_agent(agent))
-    await store.acall(lambda w: w.set_images(settings.images))
+    await store.acall(
+        lambda w: w.set_crawl_types(images=settings.images, sitemaps=settings.sitemaps)
+    )
     await store.acall(lambda w: w.add_seeds(seeds, started))
 
     if resolver is None and mapping:

@@ -30,10 +30,17 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from unob.codes import CrawlType
 from unob.settings import CrawlSettings
 from unob.urls import canonicalize, origin_of, origin_of_canonical, strip_query_params
 
-__all__ = ["Scope", "keep_query_params"]
+__all__ = ["MAX_SITEMAP_DEPTH", "Scope", "keep_query_params"]
+
+#: Sitemaps are followed at most this many hops from a robots.txt: robots.txt ->
+#: sitemap index (0) -> sitemap (1) is what sites publish; sitemaps.org has no
+#: nested indexes, and a few levels more tolerate them without letting a chain of
+#: indexes run on.
+MAX_SITEMAP_DEPTH = 3
 
 
 def keep_query_params(url: str, keep: Iterable[str]) -> str:
@@ -161,6 +168,25 @@ class Scope:
         if len(url) > self.settings.max_url_length:
             return False
         return not any(p.search(url) for p in self._exclude)
+
+    def accepts_sitemap(self, url: str, depth: int) -> bool:
+        """Is sitemap ``url`` (normalized), ``depth`` hops from a robots.txt, to be
+        fetched?  ``max_depth`` and ``include`` do not apply (they describe pages; a
+        sitemap is a way to find them), the nesting bound, origin, URL length and
+        ``exclude`` do."""
+        if depth > MAX_SITEMAP_DEPTH or len(url) > self.settings.max_url_length:
+            return False
+        if not self._origin_in_scope(origin_of_canonical(url)):
+            return False
+        return not any(p.search(url) for p in self._exclude)
+
+    def accepts_type(self, url: str, depth: int, crawl_type: CrawlType) -> bool:
+        """Is ``url`` (normalized), to be crawled as ``crawl_type`` at ``depth``?"""
+        if crawl_type == CrawlType.IMAGE_CRAWL:
+            return self.accepts_image(url)
+        if crawl_type == CrawlType.SITEMAP_CRAWL:
+            return self.accepts_sitemap(url, depth)
+        return self.accepts(url, depth)
 
     @property
     def origins(self) -> frozenset[str]:

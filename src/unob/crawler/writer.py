@@ -80,25 +80,25 @@ _CANDIDATE_COLUMNS = (
 _PULL_UNEXPLORED = (
     f"SELECT {_CANDIDATE_COLUMNS} FROM crawl_candidate c JOIN url u ON u.url_id = c.url_id "
     "WHERE c.origin_id=? AND c.last_crawl_unix_utc IS NULL AND c.next_due_unix_utc IS NOT NULL "
-    "AND c.crawl_type != ? ORDER BY c.depth, c.url_id LIMIT ?"
+    "AND c.crawl_type NOT IN (?, ?) ORDER BY c.depth, c.url_id LIMIT ?"
 )
 # Attempted by an earlier run and due again (ix_crawl_candidate_origin_due).  URLs this
 # run attempted are never due again in it (once per run: loops end by themselves).
 _PULL_RECRAWL = (
     f"SELECT {_CANDIDATE_COLUMNS} FROM crawl_candidate c JOIN url u ON u.url_id = c.url_id "
     "WHERE c.origin_id=? AND c.next_due_unix_utc <= ? AND c.last_crawl_unix_utc IS NOT NULL "
-    "AND c.last_crawl_agent_id IS NOT ? AND c.crawl_type != ? "
+    "AND c.last_crawl_agent_id IS NOT ? AND c.crawl_type NOT IN (?, ?) "
     "ORDER BY c.next_due_unix_utc, c.depth LIMIT ?"
 )
 _DUE_ORIGINS_UNEXPLORED = (
     "SELECT DISTINCT c.origin_id FROM crawl_candidate c "
     "WHERE c.last_crawl_unix_utc IS NULL AND c.next_due_unix_utc IS NOT NULL "
-    "AND c.crawl_type != ?"
+    "AND c.crawl_type NOT IN (?, ?)"
 )
 _DUE_ORIGINS_RECRAWL = (
     "SELECT DISTINCT c.origin_id FROM crawl_candidate c "
     "WHERE c.next_due_unix_utc <= ? AND c.last_crawl_unix_utc IS NOT NULL "
-    "AND c.last_crawl_agent_id IS NOT ? AND c.crawl_type != ?"
+    "AND c.last_crawl_agent_id IS NOT ? AND c.crawl_type NOT IN (?, ?)"
 )
 
 
@@ -116,9 +116,9 @@ class Writer:
     def __init__(self, conn: sqlite3.Connection, cache_size: int) -> None:
         self.conn = conn
         self.agent_id: int | None = None
-        #: a crawl type this run leaves alone (image candidates without --images: they
-        #: stay due for a run with images on); -1 = none
-        self.skip_type = -1
+        #: two crawl types this run leaves alone (image candidates without --images,
+        #: sitemaps with sitemaps off: they stay due for a run with them on); -1 = none
+        self.skip_types = (-1, -1)
         self.origin_ids: BoundedCache[str, int] = BoundedCache(max(64, cache_size // 16))
         self.origin_names: BoundedCache[int, str] = BoundedCache(max(64, cache_size // 16))
         # str_url -> (url_id, smallest depth it is known as a candidate with; -1 = not one)
@@ -373,19 +373,19 @@ class Writer:
         """Up to ``limit`` due candidates of an origin, never-attempted ones first
         (breadth-first), leaving out ``exclude`` (in flight)."""
         asked = limit + len(exclude)
-        rows = self.conn.execute(_PULL_UNEXPLORED, (origin_id, self.skip_type, asked)).fetchall()
+        rows = self.conn.execute(_PULL_UNEXPLORED, (origin_id, *self.skip_types, asked)).fetchall()
         fresh = [row for row in rows if row[0] not in exclude]
         if len(fresh) < limit:
             more = self.conn.execute(
-                _PULL_RECRAWL, (origin_id, due_before, self.agent_id, self.skip_type, asked)
+                _PULL_RECRAWL, (origin_id, due_before, self.agent_id, *self.skip_types, asked)
             ).fetchall()
             fresh.extend(row for row in more if row[0] not in exclude)
         return [_candidate(row) for row in fresh[:limit]]
 
     def due_origins(self, due_before: int) -> list[tuple[int, str]]:
-        ids = {int(r[0]) for r in self.conn.execute(_DUE_ORIGINS_UNEXPLORED, (self.skip_type,))}
+        ids = {int(r[0]) for r in self.conn.execute(_DUE_ORIGINS_UNEXPLORED, self.skip_types)}
         recrawl = self.conn.execute(
-            _DUE_ORIGINS_RECRAWL, (due_before, self.agent_id, self.skip_type)
+            _DUE_ORIGINS_RECRAWL, (due_before, self.agent_id, *self.skip_types)
         )
         ids.update(int(r[0]) for r in recrawl)
         return sorted((origin_id, self.origin_name(origin_id)) for origin_id in ids)
@@ -396,9 +396,12 @@ class Writer:
             [(u,) for u in url_ids],
         )
 
-    def set_images(self, enabled: bool) -> None:
-        """Whether this run crawls image candidates (``--images``)."""
-        self.skip_type = -1 if enabled else int(CrawlType.IMAGE_CRAWL)
+    def set_crawl_types(self, *, images: bool, sitemaps: bool) -> None:
+        """Whether this run crawls image candidates (``--images``) and sitemaps."""
+        self.skip_types = (
+            -1 if images else int(CrawlType.IMAGE_CRAWL),
+            -1 if sitemaps else int(CrawlType.SITEMAP_CRAWL),
+        )
 
     def frontier_origins(self) -> list[str]:
         """Origins of the page candidates in the database (a resumed crawl's scope)."""

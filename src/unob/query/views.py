@@ -110,9 +110,13 @@ CRAWL_VIEWS: dict[str, ViewDoc] = {
             "url": "the candidate URL",
             "origin": "its origin",
             "crawl_type": "crawl type code",
-            "crawl_type_name": "what will be done with it (`file_crawl`, `image_crawl`)",
+            "crawl_type_name": (
+                "what will be done with it (`file_crawl`, `image_crawl`, `sitemap_crawl`)"
+            ),
             "depth": "link distance from a seed (seeds: 0)",
-            "discovered_via_url": "page where it was first found; NULL = a seed",
+            "discovered_via_url": (
+                "page (or robots.txt, sitemap) where it was first found; NULL = a seed"
+            ),
             "discovered_unix_utc": "when it was first found",
             "discovered_iso_utc": _ISO,
             "scheduling_reason": "scheduling reason code",

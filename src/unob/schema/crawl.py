@@ -301,15 +301,20 @@ crawl_candidate = Table(
         "crawl_type",
         Integer,
         nullable=False,
-        comment="what to do with it: 0 page, 10 image (see `crawl_type`)",
+        comment="what to do with it: 0 page, 10 image, 11 sitemap (see `crawl_type`)",
     ),
-    Column("depth", Integer, nullable=False, comment="link distance from a seed (seeds: 0)"),
+    Column(
+        "depth",
+        Integer,
+        nullable=False,
+        comment="link distance from a seed (seeds: 0); a sitemap's from robots.txt (its own: 0)",
+    ),
     Column(
         "discovered_via_url_id",
         Integer,
         ForeignKey("url.url_id"),
         nullable=True,
-        comment="page where the URL was first found; NULL = a seed",
+        comment="page (or robots.txt, sitemap) where the URL was first found; NULL = a seed",
     ),
     Column("discovered_unix_utc", Integer, nullable=False, comment="when the URL was first found"),
     Column(

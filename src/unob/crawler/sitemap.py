@@ -1,0 +1,271 @@
+"""Sitemaps (pure): read a fetched sitemap document, turn its entries into candidates.
+
+The `sitemaps.org protocol <https://www.sitemaps.org/protocol.html>`_ has
+three formats the crawler reads:
+
+* XML ``<urlset>``: ``<url><loc>`` entries are pages;
+* XML ``<sitemapindex>``: ``<sitemap><loc>`` entries are further sitemaps;
+* plain text: one URL per line (UTF-8), pages.
+
+Either may be gzip-compressed as a file (``sitemap.xml.gz``), which is not
+the same as ``Content-Encoding: gzip`` (the fetcher undoes that one): the
+body is unpacked here when it starts with the gzip magic bytes.  RSS and Atom
+feeds, which the protocol also allows, are not read (the answer is logged as
+not understood).
+
+Bounds (the protocol's limits per file): :data:`MAX_BYTES` (50 MB) after
+unpacking -- the fetcher stops a larger body, :func:`unpack` a larger
+``.gz`` -- and :data:`MAX_URLS` (50,000) entries; entries past that are not
+read (:attr:`SitemapDocument.truncated`).  Nested indexes are bounded by the
+candidates' depth (:data:`unob.crawler.scope.MAX_SITEMAP_DEPTH`).
+
+XML is read with :func:`lxml.etree.iterparse` as a stream (each entry is
+dropped once read) without DTDs, entities or network access, so that an
+XML bomb or an external entity reads nothing.  Malformed XML is not an
+exception to the caller: the entries read before the error are kept and
+:attr:`SitemapDocument.error` says what went wrong.
+
+Which entries become candidates (:func:`analyse_sitemap`): an entry's URL
+is resolved against the sitemap's URL (the protocol asks for absolute URLs;
+a relative one is taken as a browser would), must be http(s), on the
+sitemap's own host -- "all URLs in a Sitemap must be from a single host"
+(sitemaps.org, "Sitemap file location"), with ``http``/``https`` counted as
+one site as the scope does -- and in scope.  The protocol's narrower rule
+that a sitemap at ``/catalog/sitemap.xml`` may only list URLs under
+``/catalog/`` is lifted, as the protocol lifts it for sitemaps submitted
+through robots.txt: every sitemap unob reads was reached from a robots.txt
+(directly or through an index of the same host), which speaks for the whole
+host.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from lxml import etree
+
+from unob.codes import CrawlType
+from unob.crawler import body as bodylib
+from unob.crawler.records import NewCandidate
+from unob.crawler.scope import Scope
+from unob.urls import Resolver, origin_of_canonical
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_URLS",
+    "SitemapAnalysis",
+    "SitemapDocument",
+    "analyse_sitemap",
+    "parse_sitemap",
+    "robots_sitemap_candidates",
+    "unpack",
+]
+
+#: sitemaps.org: "no larger than 50MB (52,428,800 bytes)" uncompressed
+MAX_BYTES = 52_428_800
+#: sitemaps.org: "no more than 50,000 URLs" per sitemap (and sitemaps per index)
+MAX_URLS = 50_000
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+Kind = Literal["urlset", "sitemapindex", "text"]
+
+
+@dataclass(slots=True)
+class SitemapDocument:
+    """What a sitemap document says: its kind and its ``<loc>`` values, as written."""
+
+    kind: Kind | None
+    """None: not a sitemap (or nothing could be read)."""
+    locs: list[str] = field(default_factory=list)
+    truncated: bool = False
+    """More than ``max_urls`` entries: the rest were not read."""
+    error: str | None = None
+    """Why reading stopped early (malformed XML, not a sitemap); None = read whole."""
+
+
+def unpack(body: bytes, cap: int = MAX_BYTES) -> bytes:
+    """The body, gunzipped when it is a gzip file (``.xml.gz``); at most ``cap`` bytes.
+
+    Raises :class:`unob.crawler.body.TooLarge` past the cap (a gzip bomb stops
+    there) and :class:`unob.crawler.body.BadEncoding` for a broken gzip file.
+    """
+    if body.startswith(_GZIP_MAGIC):
+        return bodylib.decode_body(body, "gzip", cap)
+    return body
+
+
+def _localname(tag: object) -> str:
+    # Sitemaps in the wild use the 0.9 namespace, old Google namespaces or none at all:
+    # elements are matched by local name only.
+    return etree.QName(tag).localname if isinstance(tag, str) else ""
+
+
+def _xml_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
+    events: Iterator[tuple[str, etree._Element]] = etree.iterparse(
+        io.BytesIO(data),
+        events=("start", "end"),
+        resolve_entities=False,
+        load_dtd=False,
+        no_network=True,
+        huge_tree=False,
+        remove_comments=True,
+        remove_pis=True,
+    )
+    entry = ""  # "url" or "sitemap", by the root
+    try:
+        for event, element in events:
+            name = _localname(element.tag)
+            if doc.kind is None:
+                # the first start event is the root's
+                if name not in ("urlset", "sitemapindex"):
+                    doc.error = f"not a sitemap (root element <{name}>)"
+                    return
+                doc.kind = "urlset" if name == "urlset" else "sitemapindex"
+                entry = "url" if name == "urlset" else "sitemap"
+                continue
+            if event != "end":
+                continue
+            if name == "loc":
+                parent = element.getparent()
+                if parent is not None and _localname(parent.tag) == entry:
+                    if len(doc.locs) >= max_urls:
+                        doc.truncated = True
+                        return
+                    text = (element.text or "").strip()
+                    if text:
+                        doc.locs.append(text)
+            elif name == entry:
+                # an entry is read: drop it and what came before it, so that memory
+                # stays flat however long the file is
+                element.clear()
+                while element.getprevious() is not None:
+                    del element.getparent()[0]
+    except etree.XMLSyntaxError as exc:
+        doc.error = f"malformed XML: {exc}"
+
+
+def _text_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
+    """sitemaps.org "Text file": one URL per line, UTF-8, nothing else."""
+    doc.kind = "text"
+    text = data.decode("utf-8-sig", errors="replace")
+    for line in text.splitlines():
+        url = line.strip()
+        if not url:
+            continue
+        if len(doc.locs) >= max_urls:
+            doc.truncated = True
+            return
+        doc.locs.append(url)
+
+
+def parse_sitemap(data: bytes, *, max_urls: int = MAX_URLS) -> SitemapDocument:
+    """Read a sitemap document (already unpacked: see :func:`unpack`).
+
+    XML when the first non-blank character is ``<``, a text sitemap otherwise;
+    never raises for bad input (see :attr:`SitemapDocument.error`).
+    """
+    doc = SitemapDocument(kind=None)
+    head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head:
+        doc.error = "empty document"
+    elif head.startswith(b"<"):
+        _xml_locs(data, max_urls, doc)
+    elif b"\0" in head:
+        doc.error = "not a sitemap (binary data)"
+    else:
+        _text_locs(data, max_urls, doc)
+    return doc
+
+
+@dataclass(slots=True)
+class SitemapAnalysis:
+    """What a fetched sitemap adds to the crawl."""
+
+    document: SitemapDocument
+    candidates: list[NewCandidate] = field(default_factory=list)
+    dropped: int = 0
+    """Entries that are not http(s), on another host, or out of scope."""
+
+    def summary(self) -> str:
+        """One line for the entry's message."""
+        doc = self.document
+        what = "sitemaps" if doc.kind == "sitemapindex" else "URLs"
+        parts = [f"{doc.kind or 'sitemap'}: {len(doc.locs)} {what} read"]
+        if doc.truncated:
+            parts.append(f"only the first {len(doc.locs)} (sitemaps.org limit)")
+        parts.append(f"{len(self.candidates)} in scope")
+        if self.dropped:
+            parts.append(f"{self.dropped} dropped (other host, not http(s) or out of scope)")
+        if doc.error is not None:
+            parts.append(doc.error)
+        return "; ".join(parts)
+
+
+def _same_site(origin: str, other: str) -> bool:
+    """Same host and port, ``http``/``https`` on their default ports being one site."""
+    if origin == other:
+        return True
+    scheme, _, rest = origin.partition("://")
+    other_scheme, _, other_rest = other.partition("://")
+    default_ports = ":" not in rest.rsplit("]", 1)[-1] and ":" not in other_rest.rsplit("]", 1)[-1]
+    return rest == other_rest and default_ports and {scheme, other_scheme} == {"http", "https"}
+
+
+def analyse_sitemap(
+    body: bytes, url: str, depth: int, scope: Scope, *, max_urls: int = MAX_URLS
+) -> SitemapAnalysis:
+    """Candidates from a fetched sitemap at ``url`` (a candidate of ``depth``).
+
+    Pages of a ``<urlset>`` or text sitemap become page candidates one hop
+    deeper; the sitemaps of a ``<sitemapindex>`` become sitemap candidates one
+    hop deeper (bounded by the scope's sitemap depth).  Raises like
+    :func:`unpack` for a too large or broken gzip file.
+    """
+    document = parse_sitemap(unpack(body), max_urls=max_urls)
+    result = SitemapAnalysis(document)
+    home = origin_of_canonical(url)
+    crawl_type = (
+        CrawlType.SITEMAP_CRAWL if document.kind == "sitemapindex" else CrawlType.FILE_CRAWL
+    )
+    next_depth = depth + 1
+    seen: set[str] = {url}
+    resolve = Resolver(url).join  # the links' resolver: RFC 3986 §5, canonical form
+    for loc in document.locs:
+        target = resolve(loc)
+        normalized = None if target is None else scope.apply_query_policy(target)
+        if normalized is None:
+            result.dropped += 1
+            continue
+        if normalized in seen:
+            continue
+        seen.add(normalized)
+        origin = origin_of_canonical(normalized)
+        if _same_site(home, origin) and scope.accepts_type(normalized, next_depth, crawl_type):
+            result.candidates.append(NewCandidate(normalized, origin, next_depth, crawl_type))
+        else:
+            result.dropped += 1
+    return result
+
+
+def robots_sitemap_candidates(sitemaps: tuple[str, ...], scope: Scope) -> list[NewCandidate]:
+    """The ``Sitemap:`` URLs of a robots.txt (RFC 9309 §2.2.4) that are in scope, as
+    sitemap candidates of depth 0: robots.txt speaks for its host as a seed does
+    for the user."""
+    out: list[NewCandidate] = []
+    seen: set[str] = set()
+    for raw in sitemaps:
+        normalized = scope.normalize(raw)
+        if normalized is None or normalized in seen:
+            continue
+        seen.add(normalized)
+        if scope.accepts_type(normalized, 0, CrawlType.SITEMAP_CRAWL):
+            out.append(
+                NewCandidate(
+                    normalized, origin_of_canonical(normalized), 0, CrawlType.SITEMAP_CRAWL
+                )
+            )
+    return out

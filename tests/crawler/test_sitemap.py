@@ -1,0 +1,196 @@
+"""Sitemap documents (pure): urlset, index, text, gzip, malformed, bounds, which locs count."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from sites import gzip_bomb
+
+from unob.codes import CrawlType
+from unob.crawler.body import BadEncoding, TooLarge
+from unob.crawler.scope import MAX_SITEMAP_DEPTH, Scope
+from unob.crawler.sitemap import (
+    analyse_sitemap,
+    parse_sitemap,
+    robots_sitemap_candidates,
+    unpack,
+)
+from unob.settings import load_crawl_settings
+
+NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+
+
+def urlset(*locs: str, ns: str = NS) -> bytes:
+    entries = "".join(
+        f"<url><loc>{loc}</loc><lastmod>2024-01-01</lastmod><priority>0.5</priority></url>"
+        for loc in locs
+    )
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {ns}>{entries}</urlset>'.encode()
+
+
+def index(*locs: str) -> bytes:
+    entries = "".join(f"<sitemap><loc>{loc}</loc></sitemap>" for loc in locs)
+    return f"<?xml version='1.0'?><sitemapindex {NS}>{entries}</sitemapindex>".encode()
+
+
+def scope(*seeds: str, **overrides: object) -> Scope:
+    return Scope(load_crawl_settings(None, {"seeds": seeds or ("http://a.test/",), **overrides}))
+
+
+def test_urlset_locs_in_order_whitespace_trimmed_entities_decoded() -> None:
+    body = urlset(" http://a.test/1 ", "http://a.test/2?x=1&amp;y=2")
+    doc = parse_sitemap(body)
+    assert doc.kind == "urlset"
+    assert doc.locs == ["http://a.test/1", "http://a.test/2?x=1&y=2"]
+    assert not doc.truncated and doc.error is None
+
+
+def test_namespace_does_not_matter_and_locs_outside_entries_are_ignored() -> None:
+    # old Google namespaces and none at all are common; only <url><loc> counts
+    body = (
+        b'<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">'
+        b"<loc>http://a.test/stray</loc><url><loc>http://a.test/1</loc>"
+        b"<image:image xmlns:image='http://www.google.com/schemas/sitemap-image/1.1'>"
+        b"<image:loc>http://a.test/img.png</image:loc></image:image></url></urlset>"
+    )
+    assert parse_sitemap(body).locs == ["http://a.test/1"]
+    assert parse_sitemap(urlset("http://a.test/x", ns="")).locs == ["http://a.test/x"]
+
+
+def test_sitemap_index() -> None:
+    doc = parse_sitemap(index("http://a.test/s1.xml", "http://a.test/s2.xml.gz"))
+    assert doc.kind == "sitemapindex"
+    assert doc.locs == ["http://a.test/s1.xml", "http://a.test/s2.xml.gz"]
+
+
+def test_text_sitemap_one_url_per_line() -> None:
+    doc = parse_sitemap(b"\xef\xbb\xbfhttp://a.test/1\r\n\n  http://a.test/2  \n")
+    assert doc.kind == "text"
+    assert doc.locs == ["http://a.test/1", "http://a.test/2"]
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        (b"", "empty document"),
+        (b"<html><body><a href='/x'>x</a></body></html>", "not a sitemap (root element <html>)"),
+        (b"\x89PNG\r\n\x1a\n\0\0\0", "not a sitemap (binary data)"),
+    ],
+)
+def test_not_a_sitemap(body: bytes, error: str) -> None:
+    doc = parse_sitemap(body)
+    assert doc.kind is None and doc.locs == [] and doc.error == error
+
+
+def test_malformed_xml_keeps_the_entries_before_the_error() -> None:
+    body = urlset("http://a.test/1").replace(b"</urlset>", b"<url><loc>http://a.test/2</lo")
+    doc = parse_sitemap(body)
+    assert doc.kind == "urlset"
+    assert doc.locs == ["http://a.test/1"]
+    assert doc.error is not None and doc.error.startswith("malformed XML")
+
+
+def test_entities_and_dtds_are_never_expanded_or_loaded() -> None:
+    bomb = (
+        b'<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa">'
+        b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">'
+        b'<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
+        b"<urlset><url><loc>http://a.test/&c;</loc></url><url><loc>&xxe;</loc></url></urlset>"
+    )
+    doc = parse_sitemap(bomb)
+    assert doc.locs == ["http://a.test/"]  # the entity reference is left out, not expanded
+
+
+def test_at_most_max_urls_entries_are_read() -> None:
+    doc = parse_sitemap(urlset(*(f"http://a.test/{i}" for i in range(12))), max_urls=10)
+    assert doc.truncated and len(doc.locs) == 10
+    text = parse_sitemap(b"".join(b"http://a.test/%d\n" % i for i in range(12)), max_urls=10)
+    assert text.truncated and len(text.locs) == 10
+
+
+def test_gzip_files_are_unpacked_with_a_cap() -> None:
+    body = urlset("http://a.test/1")
+    assert unpack(gzip.compress(body)) == body
+    assert unpack(body) == body
+    with pytest.raises(TooLarge):
+        unpack(gzip_bomb(2 << 20), cap=1 << 20)
+    with pytest.raises(BadEncoding):
+        unpack(gzip.compress(body)[:-12])
+
+
+def test_analyse_urlset_enqueues_pages_one_hop_deeper() -> None:
+    body = gzip.compress(urlset("http://a.test/1", "/relative", "http://a.test/1#dup"))
+    found = analyse_sitemap(body, "http://a.test/sitemap.xml.gz", 0, scope())
+    assert [(c.url, c.depth, c.crawl_type) for c in found.candidates] == [
+        ("http://a.test/1", 1, CrawlType.FILE_CRAWL),
+        # the protocol wants absolute URLs; a relative one is resolved as a browser would
+        ("http://a.test/relative", 1, CrawlType.FILE_CRAWL),
+    ]
+    assert found.dropped == 0
+    assert found.summary() == "urlset: 3 URLs read; 2 in scope"
+
+
+def test_analyse_drops_other_hosts_non_http_and_out_of_scope() -> None:
+    body = urlset(
+        "http://a.test/deep/page",  # anywhere on the host: robots.txt vouches for it
+        "https://a.test/tls",  # http and https are one site
+        "http://a.test:8080/port",  # another port: another site
+        "http://b.test/other-host",
+        "mailto:me@a.test",
+        "ftp://a.test/file",
+        "http://a.test/private/x",
+    )
+    s = scope("http://a.test/", allowed_origins=("http://b.test",), exclude=("/private/",))
+    found = analyse_sitemap(body, "http://a.test/catalog/sitemap.xml", 0, s)
+    assert [c.url for c in found.candidates] == ["http://a.test/deep/page", "https://a.test/tls"]
+    assert found.dropped == 5
+    assert "5 dropped" in found.summary()
+
+
+def test_analyse_index_enqueues_sitemaps_and_bounds_nesting() -> None:
+    body = index("http://a.test/s1.xml", "http://b.test/s2.xml")
+    s = scope("http://a.test/", "http://b.test/")
+    found = analyse_sitemap(body, "http://a.test/index.xml", 0, s)
+    assert [(c.url, c.depth, c.crawl_type) for c in found.candidates] == [
+        ("http://a.test/s1.xml", 1, CrawlType.SITEMAP_CRAWL)
+    ]
+    too_deep = analyse_sitemap(body, "http://a.test/index.xml", MAX_SITEMAP_DEPTH, s)
+    assert too_deep.candidates == [] and too_deep.dropped == 2
+
+
+def test_sitemap_pages_obey_max_depth_and_include() -> None:
+    body = urlset("http://a.test/blog/1", "http://a.test/shop/1")
+    found = analyse_sitemap(body, "http://a.test/s.xml", 0, scope(include=("/blog/",)))
+    assert [c.url for c in found.candidates] == ["http://a.test/blog/1"]
+    assert analyse_sitemap(body, "http://a.test/s.xml", 0, scope(max_depth=0)).candidates == []
+
+
+def test_analyse_malformed_summary_names_the_error() -> None:
+    found = analyse_sitemap(
+        b"<urlset><url><loc>http://a.test/1</loc></url><url>", "http://a.test/s", 0, scope()
+    )
+    assert [c.url for c in found.candidates] == ["http://a.test/1"]
+    assert found.document.error is not None
+    assert found.summary().startswith("urlset: 1 URLs read; 1 in scope; malformed XML")
+
+
+def test_robots_sitemaps_become_depth_0_sitemap_candidates_in_scope() -> None:
+    s = scope("http://a.test/", exclude=("/old-sitemap",))
+    found = robots_sitemap_candidates(
+        (
+            "http://a.test/sitemap.xml",
+            "http://a.test/sitemap.xml",  # twice: once
+            "http://b.test/sitemap.xml",  # out of scope
+            "http://a.test/old-sitemap.xml",  # excluded
+            "not a url",
+        ),
+        s,
+    )
+    assert [(c.url, c.origin, c.depth, c.crawl_type) for c in found] == [
+        ("http://a.test/sitemap.xml", "http://a.test", 0, CrawlType.SITEMAP_CRAWL)
+    ]
+    # include patterns and max_depth describe pages: a sitemap is still followed
+    assert robots_sitemap_candidates(
+        ("http://a.test/sitemap.xml",), scope(include=("/blog/",), max_depth=0)
+    )
