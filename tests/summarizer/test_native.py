@@ -101,13 +101,26 @@ def test_compiled_state_sees_missing_and_stale_builds(
     assert native.compiled_state() == "stale"
 
 
-def test_a_stale_build_runs_the_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _without_source_finders() -> list[object]:
+    """sys.meta_path as in a process that runs compiled modules (this one may run the
+    sources: a stale build while developing)."""
+    return [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+
+
+@pytest.fixture
+def source_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty source tree (src/unob beside a setup.py) that unob.native looks at."""
     package = tmp_path / "src" / "unob"
     package.mkdir(parents=True)
     (tmp_path / "setup.py").write_text("")
     monkeypatch.setattr(native, "_PACKAGE_DIR", package)
+    return package
+
+
+def test_a_stale_build_runs_the_sources(source_tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = source_tree
     _fake_build(package, newer_source="urls.py")
-    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path])
+    monkeypatch.setattr(sys, "meta_path", _without_source_finders())
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     with pytest.warns(UserWarning, match="older than their sources"):
         assert native.use_sources()
@@ -118,15 +131,12 @@ def test_a_stale_build_runs_the_sources(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_the_decision_passes_to_worker_processes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    source_tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Workers are started later and must not decide differently (a compiled
     # class cannot unpickle what its source twin pickled, nor the reverse).
-    package = tmp_path / "src" / "unob"
-    package.mkdir(parents=True)
-    (tmp_path / "setup.py").write_text("")
-    monkeypatch.setattr(native, "_PACKAGE_DIR", package)
-    monkeypatch.setattr(sys, "meta_path", [f for f in sys.meta_path])
+    package = source_tree
+    monkeypatch.setattr(sys, "meta_path", _without_source_finders())
     _fake_build(package, newer_source=None)
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     assert not native.use_sources()
@@ -156,13 +166,9 @@ def test_compiled_depends_lists_what_the_compiled_modules_import() -> None:
 
 
 def test_an_edit_to_a_module_the_compiled_ones_import_makes_the_build_stale(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    source_tree: Path,
 ) -> None:
-    package = tmp_path / "src" / "unob"
-    package.mkdir(parents=True)
-    (tmp_path / "setup.py").write_text("")
-    monkeypatch.setattr(native, "_PACKAGE_DIR", package)
-    _fake_build(package, newer_source=None)
+    _fake_build(source_tree, newer_source=None)
     document = native._source("unob.summarizer.document")
     document.write_text("")
     os.utime(document, (1500, 1500))  # older than the build
