@@ -216,12 +216,13 @@ class CrawlWriter:
         next_due: int | None,
         via: str | None = None,
         contentful: bool = False,
+        crawl_type: CrawlType = CrawlType.FILE_CRAWL,
     ) -> None:
         url_id = self.url(url)
         values: dict[str, Any] = {
             "url_id": url_id,
             "origin_id": self.origin_of(url_id),
-            "crawl_type": int(CrawlType.FILE_CRAWL),
+            "crawl_type": int(crawl_type),
             "depth": depth,
             "discovered_via_url_id": None if via is None else self.url(via),
             "discovered_unix_utc": discovered,
@@ -309,7 +310,7 @@ def build_crawl_db(path: Path) -> Path:
         ok = ExitCode.FILE_INGESTED
 
         due = T0 + 30 * DAY
-        for url, last, code, via in (
+        crawled: tuple[tuple[str, int, ExitCode, str | None], ...] = (
             (f"{SITE}/", t, ExitCode.FILE_DID_NOT_CHANGE, None),
             (f"{SITE}/a", t + 1, ok, f"{SITE}/"),
             (f"{SITE}/b", T0 + 3, ok, f"{SITE}/"),
@@ -325,35 +326,43 @@ def build_crawl_db(path: Path) -> Path:
             (f"{SITE}/slow", T0 + 10, ExitCode.REQUEST_TIMEOUT, f"{SITE}/"),
             (f"{OTHER}/", T0 + 11, ok, None),
             (f"{OTHER}/error", T0 + 72, ExitCode.SERVER_INTERNAL_ERROR, f"{OTHER}/"),
-        ):
+        )
+        # (url, depth, discovered, last crawl, its exit code, next due, found via, type)
+        candidates: list[tuple[Any, ...]] = [
+            (
+                url,
+                0 if via is None else 1,
+                T0,
+                last,
+                code,
+                FAR_FUTURE if url == f"{SITE}/b" else due,
+                via,
+                CrawlType.FILE_CRAWL,
+            )
+            for url, last, code, via in crawled
+        ]
+        # never tried; robots.txt's sitemap and the page it listed; retired
+        candidates += [
+            (f"{SITE}/new", 2, T0 + 2, None, None, T0 + 2, f"{SITE}/a", CrawlType.FILE_CRAWL),
+            (f"{SITE}/sitemap.xml", 0, T0, None, None, T0, f"{SITE}/robots.txt",
+             CrawlType.SITEMAP_CRAWL),
+            (f"{SITE}/listed", 1, T0 + 1, None, None, T0 + 1, f"{SITE}/sitemap.xml",
+             CrawlType.FILE_CRAWL),
+            (f"{SITE}/gone", 2, T0 + 2, T0 + 50, ExitCode.FILE_GONE, None, f"{SITE}/a",
+             CrawlType.FILE_CRAWL),
+        ]  # fmt: skip
+        for url, depth, found, last, code, next_due, via, crawl_type in candidates:
             w.candidate(
                 url,
-                depth=0 if via is None else 1,
-                discovered=T0,
+                depth=depth,
+                discovered=found,
                 last_crawl=last,
                 last_exit=code,
-                next_due=FAR_FUTURE if url == f"{SITE}/b" else due,
+                next_due=next_due,
                 via=via,
-                contentful=code.is_contentful,
+                contentful=code is not None and code.is_contentful,
+                crawl_type=crawl_type,
             )
-        w.candidate(
-            f"{SITE}/new",
-            depth=2,
-            discovered=T0 + 2,
-            last_crawl=None,
-            last_exit=None,
-            next_due=T0 + 2,
-            via=f"{SITE}/a",
-        )
-        w.candidate(
-            f"{SITE}/gone",
-            depth=2,
-            discovered=T0 + 2,
-            last_crawl=T0 + 50,
-            last_exit=ExitCode.FILE_GONE,
-            next_due=None,
-            via=f"{SITE}/a",
-        )
     engine.dispose()
     return path
 

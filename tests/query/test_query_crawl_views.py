@@ -87,7 +87,13 @@ def test_redirect_chain_follows_hops_and_stops_at_loops(crawl_db: Path) -> None:
 
 def test_frontier_states(crawl_db: Path) -> None:
     frontier = {r["url"]: r for r in rows(crawl_db, "SELECT * FROM frontier")}
-    assert len(frontier) == 17
+    assert len(frontier) == 19
+    sitemap = frontier[f"{SITE}/sitemap.xml"]
+    assert (sitemap["crawl_type_name"], sitemap["discovered_via_url"]) == (
+        "sitemap_crawl",
+        f"{SITE}/robots.txt",
+    )
+    assert frontier[f"{SITE}/listed"]["discovered_via_url"] == f"{SITE}/sitemap.xml"
     assert frontier[f"{SITE}/new"]["state"] == "new"
     assert frontier[f"{SITE}/new"]["discovered_via_url"] == f"{SITE}/a"
     assert frontier[f"{SITE}/gone"]["state"] == "retired"

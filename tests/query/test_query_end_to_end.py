@@ -62,6 +62,13 @@ def test_views_tell_the_demo_sites_story(demo: dict[str, Path]) -> None:
     assert count(summary, "SELECT count(*) FROM duplicate_view WHERE holds") == 1
     assert count(summary, "SELECT count(*) FROM current_page WHERE primary_language = 'de'") == 1
     assert count(summary, "SELECT count(*) FROM link_graph WHERE to_url LIKE '%/missing.html'") > 0
+    # robots.txt names the sitemap; the page only it lists is crawled and summarized
+    sitemap_found = (
+        "SELECT count(*) FROM frontier WHERE discovered_via_url LIKE '%/sitemap.xml' "
+        "AND url LIKE '%/letters.html' AND last_crawl_exit_code_name = 'file_ingested'"
+    )
+    assert count(crawl, sitemap_found) == 1
+    assert count(summary, "SELECT count(*) FROM current_page WHERE url LIKE '%/letters.html'") == 1
 
 
 @pytest.mark.parametrize("recipe", recipes(), ids=lambda r: r.title)

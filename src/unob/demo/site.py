@@ -7,7 +7,8 @@ article:tag) in two languages, a documentation page with h1-h6 headings and
 ids that is too long for one Algolia record, a permanent and a temporary
 redirect, a page whose main content duplicates another's, a broken link (404),
 images of several sizes (two of them near-identical), a gzip-encoded page and
-a non-HTML file.
+a non-HTML file, and a sitemap (named by robots.txt) that lists a page no
+page links to.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from contextlib import contextmanager
 from html import escape
 
 from aiohttp import web
+
+#: what /sitemap.xml lists (named by robots.txt); /letters.html is linked from nowhere
+_SITEMAP_PATHS = ("/", "/articles/", "/about.html", "/letters.html")
 
 _ARTICLES: dict[str, dict[str, str]] = {
     "tide-pools": {
@@ -217,6 +221,12 @@ def build_app() -> web.Application:
             "that unob has something to crawl.</p></main>",
         ),
         "/private/drafts.html": _page("Drafts", "<main><p>Not for robots.</p></main>"),
+        "/letters.html": _page(
+            "Letters to the editor",
+            "<main><h1>Letters to the editor</h1><p>Readers write about tide pools, night "
+            "trains and the lighthouse keepers of the northern coast. No page links here: "
+            "the crawler finds this page through the sitemap that robots.txt names.</p></main>",
+        ),
     }
     for slug in _ARTICLES:
         pages[f"/articles/{slug}.html"] = _article(slug)
@@ -235,8 +245,22 @@ def build_app() -> web.Application:
         b'src="/images/anemone-large-copy.png" alt="Anemone again"></main>',
     )
 
-    async def robots(_request: web.Request) -> web.Response:
-        return web.Response(text="User-agent: *\nDisallow: /private/\n", content_type="text/plain")
+    async def robots(request: web.Request) -> web.Response:
+        sitemap = f"{request.scheme}://{request.host}/sitemap.xml"
+        return web.Response(
+            text=f"User-agent: *\nDisallow: /private/\nSitemap: {sitemap}\n",
+            content_type="text/plain",
+        )
+
+    async def sitemap(request: web.Request) -> web.Response:
+        # Lists the letters page, which no page links to: only the sitemap finds it.
+        base = f"{request.scheme}://{request.host}"
+        locs = "".join(f"<url><loc>{base}{path}</loc></url>" for path in _SITEMAP_PATHS)
+        body = (
+            '<?xml version="1.0" encoding="UTF-8"?>'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locs}</urlset>'
+        )
+        return web.Response(text=body, content_type="application/xml")
 
     async def page(request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -260,6 +284,7 @@ def build_app() -> web.Application:
 
     app = web.Application()
     app.router.add_get("/robots.txt", robots)
+    app.router.add_get("/sitemap.xml", sitemap)
     app.router.add_get("/{tail:.*}", page)
     return app
 
