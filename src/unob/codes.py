@@ -117,6 +117,8 @@ class SchedulingReason(_Coded):
     RECRAWL = 2
     FEED = 3
     FLUKE_RETRY = 4
+    # unob's own, above unobtanium's range (as for exit codes)
+    SITEMAP_LASTMOD = 110
 
 
 _SCHEDULINGREASON_MEANINGS: dict[_Coded, str] = {
@@ -125,6 +127,9 @@ _SCHEDULINGREASON_MEANINGS: dict[_Coded, str] = {
     SchedulingReason.RECRAWL: "a known URL whose recrawl interval has passed",
     SchedulingReason.FEED: "an update announced through a feed",
     SchedulingReason.FLUKE_RETRY: "retry after a failure outside anyone's control",
+    SchedulingReason.SITEMAP_LASTMOD: (
+        "a known URL a sitemap's <lastmod> says changed since its last crawl"
+    ),
 }
 
 

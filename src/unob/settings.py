@@ -247,6 +247,14 @@ class CrawlSettings:
         ".xml.gz and text sitemaps): their URLs become candidates under the usual scope, "
         "robots.txt and politeness rules.",
     )
+    sitemap_recrawl_interval_s: int = _setting(
+        86400,
+        "A sitemap is fetched again (conditionally) after this long, instead of "
+        "recrawl_interval_s: the <lastmod> dates it lists make the pages that changed "
+        "since their last crawl due now (seconds or a duration).",
+        min=0,
+        duration=True,
+    )
     agent_name: str | None = _setting(
         None, "Name recorded for this crawler process in agent.name (default: host name)."
     )
@@ -614,6 +622,8 @@ def _default_text(name: str) -> str:
         return f'"{default}"'
     if name == "recrawl_interval_s":
         return f'{default} ("4 weeks")'
+    if name == "sitemap_recrawl_interval_s":
+        return f'{default} ("1 day")'
     if isinstance(default, int) and _FIELDS[name].metadata.get("size"):
         return f'{default} ("{default // MiB} MiB")'
     return str(default)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import sqlite3
+from datetime import UTC, datetime
 from functools import partial
+from pathlib import Path
 
+from aiohttp import web
 from crawling import CrawlFn
-from sites import FixtureServer, gzipped, links, page, raw
+from sites import FixtureServer, Handler, gzipped, html, links, page, raw
 
-from unob.codes import CrawlType, ExitCode
+from unob.codes import CrawlType, ExitCode, SchedulingReason
 
 
 def urlset(*urls: str) -> bytes:
@@ -156,3 +160,104 @@ def test_bad_sitemaps_are_logged_not_fatal(server: FixtureServer, crawl: CrawlFn
     assert server.count("a.test", "/p2") == 0
     assert server.count("a.test", "/p3") == 1
     assert done.report.stop_reason == "frontier_empty"
+
+
+# ----------------------------------------------------------------------- <lastmod>
+
+
+def lastmod_site(
+    server: FixtureServer, versions: dict[str, str], lastmods: dict[str, str | None]
+) -> None:
+    """a.test: robots.txt names /sitemap.xml, which lists the pages of ``lastmods`` with
+    their current <lastmod> (None: without one); each page shows its current version."""
+    site = server.site("a.test")
+    site.robots = f"Sitemap: {server.url('a.test', '/sitemap.xml')}\n"
+
+    async def sitemap(_request: web.Request) -> web.StreamResponse:
+        entries = "".join(
+            f"<url><loc>{server.url('a.test', path)}</loc>"
+            + (f"<lastmod>{lastmod}</lastmod>" if lastmod else "")
+            + "</url>"
+            for path, lastmod in lastmods.items()
+        )
+        return web.Response(body=f"<urlset>{entries}</urlset>".encode(), content_type="text/xml")
+
+    def versioned(path: str) -> Handler:
+        async def handle(_request: web.Request) -> web.StreamResponse:
+            return web.Response(body=html(versions[path]), content_type="text/html")
+
+        return handle
+
+    site.add("/sitemap.xml", sitemap)
+    for path in versions:
+        site.add(path, versioned(path))
+
+
+def two_days_pass(db: Path) -> None:
+    """Move every time in the frontier two days back, as if the last run were that old:
+    a sitemap (due after a day) is due, a page (due after weeks) is not."""
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE crawl_candidate SET last_crawl_unix_utc = last_crawl_unix_utc - 172800, "
+            "last_contentful_crawl_unix_utc = last_contentful_crawl_unix_utc - 172800, "
+            "next_due_unix_utc = next_due_unix_utc - 172800"
+        )
+
+
+def test_a_changed_lastmod_recrawls_the_page_before_its_interval(
+    server: FixtureServer, crawl: CrawlFn
+) -> None:
+    versions = {"/": "home", "/same": "same v1", "/changed": "changed v1", "/undated": "u v1"}
+    lastmods: dict[str, str | None] = {
+        "/same": "2020-01-01",
+        "/changed": "2020-01-01T10:00:00+02:00",
+        "/undated": None,
+    }
+    lastmod_site(server, versions, lastmods)
+    url = partial(server.url, "a.test")
+    weeks = {"recrawl_interval_s": 8 * 7 * 86400}
+    first = crawl(url("/"), **weeks)
+    for path in ("/", "/same", "/changed", "/undated", "/sitemap.xml"):
+        assert server.count("a.test", path) == 1, path
+
+    two_days_pass(first.db)
+    versions["/changed"] = "changed v2"
+    versions["/undated"] = "u v2"  # changed, but its sitemap entry does not say so
+    lastmods["/changed"] = datetime.now(UTC).date().isoformat()  # today: after the last crawl
+    second = crawl(**weeks)
+    assert server.count("a.test", "/sitemap.xml") == 2
+    assert server.count("a.test", "/changed") == 2
+    for path in ("/", "/same", "/undated"):
+        assert server.count("a.test", path) == 1, path
+    (entry,) = second.rows(
+        "SELECT e.scheduling_reason, e.exit_code FROM crawl_log_entry e JOIN url u USING "
+        "(url_id) WHERE u.str_url = ? AND e.agent_id = (SELECT max(agent_id) FROM agent)",
+        url("/changed"),
+    )
+    assert entry == (SchedulingReason.SITEMAP_LASTMOD, ExitCode.FILE_INGESTED)
+    # due after the interval again, for the interval's reason
+    assert second.rows(
+        "SELECT c.next_due_unix_utc - c.last_crawl_unix_utc, c.scheduling_reason "
+        "FROM crawl_candidate c JOIN url u USING (url_id) WHERE u.str_url = ?",
+        url("/changed"),
+    ) == [(8 * 7 * 86400, SchedulingReason.RECRAWL)]
+
+    # the same sitemap read again: the page was crawled since its lastmod
+    with sqlite3.connect(second.db) as conn:
+        conn.execute("UPDATE crawl_candidate SET next_due_unix_utc = 0 WHERE crawl_type = 11")
+    crawl(**weeks)
+    assert server.count("a.test", "/sitemap.xml") == 3
+    assert server.count("a.test", "/changed") == 2
+
+
+def test_lastmod_far_in_the_future_is_ignored(server: FixtureServer, crawl: CrawlFn) -> None:
+    versions = {"/": "home", "/page": "v1"}
+    lastmods: dict[str, str | None] = {"/page": "2020-01-01"}
+    lastmod_site(server, versions, lastmods)
+    weeks = {"recrawl_interval_s": 8 * 7 * 86400}
+    first = crawl(server.url("a.test"), **weeks)
+    two_days_pass(first.db)
+    lastmods["/page"] = "2999-01-01"  # bogus
+    crawl(**weeks)
+    assert server.count("a.test", "/sitemap.xml") == 2
+    assert server.count("a.test", "/page") == 1

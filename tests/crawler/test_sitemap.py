@@ -11,13 +11,18 @@ from unob.codes import CrawlType
 from unob.crawler.body import BadEncoding, TooLarge
 from unob.crawler.scope import MAX_SITEMAP_DEPTH, Scope
 from unob.crawler.sitemap import (
+    LASTMOD_FUTURE_TOLERANCE_S,
     analyse_sitemap,
+    believable_lastmod,
+    parse_lastmod,
     parse_sitemap,
     robots_sitemap_candidates,
     unpack,
 )
 from unob.settings import load_crawl_settings
 
+#: the clock analyse_sitemap judges <lastmod> values by: 2025-06-01T12:00:00Z
+NOW = 1_748_779_200
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
 
@@ -121,7 +126,7 @@ def test_gzip_files_are_unpacked_with_a_cap() -> None:
 
 def test_analyse_urlset_enqueues_pages_one_hop_deeper() -> None:
     body = gzip.compress(urlset("http://a.test/1", "/relative", "http://a.test/1#dup"))
-    found = analyse_sitemap(body, "http://a.test/sitemap.xml.gz", 0, scope())
+    found = analyse_sitemap(body, "http://a.test/sitemap.xml.gz", 0, scope(), now=NOW)
     assert [(c.url, c.depth, c.crawl_type) for c in found.candidates] == [
         ("http://a.test/1", 1, CrawlType.FILE_CRAWL),
         # the protocol wants absolute URLs; a relative one is resolved as a browser would
@@ -142,7 +147,7 @@ def test_analyse_drops_other_hosts_non_http_and_out_of_scope() -> None:
         "http://a.test/private/x",
     )
     s = scope("http://a.test/", allowed_origins=("http://b.test",), exclude=("/private/",))
-    found = analyse_sitemap(body, "http://a.test/catalog/sitemap.xml", 0, s)
+    found = analyse_sitemap(body, "http://a.test/catalog/sitemap.xml", 0, s, now=NOW)
     assert [c.url for c in found.candidates] == ["http://a.test/deep/page", "https://a.test/tls"]
     assert found.dropped == 5
     assert "5 dropped" in found.summary()
@@ -151,24 +156,31 @@ def test_analyse_drops_other_hosts_non_http_and_out_of_scope() -> None:
 def test_analyse_index_enqueues_sitemaps_and_bounds_nesting() -> None:
     body = index("http://a.test/s1.xml", "http://b.test/s2.xml")
     s = scope("http://a.test/", "http://b.test/")
-    found = analyse_sitemap(body, "http://a.test/index.xml", 0, s)
+    found = analyse_sitemap(body, "http://a.test/index.xml", 0, s, now=NOW)
     assert [(c.url, c.depth, c.crawl_type) for c in found.candidates] == [
         ("http://a.test/s1.xml", 1, CrawlType.SITEMAP_CRAWL)
     ]
-    too_deep = analyse_sitemap(body, "http://a.test/index.xml", MAX_SITEMAP_DEPTH, s)
+    too_deep = analyse_sitemap(body, "http://a.test/index.xml", MAX_SITEMAP_DEPTH, s, now=NOW)
     assert too_deep.candidates == [] and too_deep.dropped == 2
 
 
 def test_sitemap_pages_obey_max_depth_and_include() -> None:
     body = urlset("http://a.test/blog/1", "http://a.test/shop/1")
-    found = analyse_sitemap(body, "http://a.test/s.xml", 0, scope(include=("/blog/",)))
+    found = analyse_sitemap(body, "http://a.test/s.xml", 0, scope(include=("/blog/",)), now=NOW)
     assert [c.url for c in found.candidates] == ["http://a.test/blog/1"]
-    assert analyse_sitemap(body, "http://a.test/s.xml", 0, scope(max_depth=0)).candidates == []
+    assert (
+        analyse_sitemap(body, "http://a.test/s.xml", 0, scope(max_depth=0), now=NOW).candidates
+        == []
+    )
 
 
 def test_analyse_malformed_summary_names_the_error() -> None:
     found = analyse_sitemap(
-        b"<urlset><url><loc>http://a.test/1</loc></url><url>", "http://a.test/s", 0, scope()
+        b"<urlset><url><loc>http://a.test/1</loc></url><url>",
+        "http://a.test/s",
+        0,
+        scope(),
+        now=NOW,
     )
     assert [c.url for c in found.candidates] == ["http://a.test/1"]
     assert found.document.error is not None
@@ -194,3 +206,110 @@ def test_robots_sitemaps_become_depth_0_sitemap_candidates_in_scope() -> None:
     assert robots_sitemap_candidates(
         ("http://a.test/sitemap.xml",), scope(include=("/blog/",), max_depth=0)
     )
+
+
+# ----------------------------------------------------------------------- <lastmod>
+
+DAY = 86_400
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2025-06-01", NOW - 12 * 3600),  # a date: its midnight, UTC
+        (" 2025-06-01\n", NOW - 12 * 3600),
+        ("2025-06-01T12:00:00Z", NOW),
+        ("2025-06-01T12:00:00.123456789Z", NOW),
+        ("2025-06-01T12:00Z", NOW),
+        ("2025-06-01T14:00:00+02:00", NOW),
+        ("2025-06-01T07:30:00-04:30", NOW),
+        ("2025-06-01T14:00:00+0200", NOW),  # no colon in the zone: seen in the wild
+        ("2025-06-01T12:00:00", NOW),  # no zone: UTC
+        ("2025-06-01 12:00:00Z", NOW),
+        ("2025-06", NOW - 12 * 3600),  # W3C Datetime: a month, a year
+        ("2025", NOW - (31 + 28 + 31 + 30 + 31) * DAY - 12 * 3600),
+    ],
+)
+def test_parse_lastmod_reads_w3c_datetime(text: str, expected: int) -> None:
+    assert parse_lastmod(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "yesterday",
+        "2025-02-30",
+        "2025-13-01",
+        "2025-06-01T25:00:00Z",
+        "2025-06-01T12:00:00+24:00",
+        "0000-01-01",
+        "01/06/2025",
+        "Sun, 01 Jun 2025 12:00:00 GMT",
+        "2025-06-01T12:00:00Zjunk",
+        "2025-06-01T12:00:00.1234567890123456789012345Z",  # too long to be one
+        "9" * 10_000,
+    ],
+)
+def test_parse_lastmod_ignores_garbage(text: str) -> None:
+    assert parse_lastmod(text) is None
+
+
+def test_believable_lastmod_drops_the_far_future_and_caps_the_near_one_at_now() -> None:
+    assert believable_lastmod(None, NOW) is None
+    assert believable_lastmod(NOW - DAY, NOW) == NOW - DAY
+    # a site a few hours ahead (time zones, skew): it changed, but not after now
+    assert believable_lastmod(NOW + 3600, NOW) == NOW
+    assert believable_lastmod(NOW + LASTMOD_FUTURE_TOLERANCE_S, NOW) == NOW
+    assert believable_lastmod(NOW + LASTMOD_FUTURE_TOLERANCE_S + 1, NOW) is None
+
+
+def test_lastmod_is_read_per_entry_in_any_order() -> None:
+    body = (
+        f"<urlset {NS}>"
+        "<url><lastmod>2025-05-01</lastmod><loc>http://a.test/before</loc></url>"
+        "<url><loc>http://a.test/after</loc><lastmod>2025-05-02T00:00:00Z</lastmod></url>"
+        "<url><loc>http://a.test/none</loc></url>"
+        "<url><loc>http://a.test/bad</loc><lastmod>soon</lastmod></url>"
+        "<url><loc>http://a.test/twice</loc><lastmod>2025-05-03</lastmod>"
+        "<lastmod>2025-05-04</lastmod></url>"
+        "<url><lastmod>2025-05-05</lastmod></url>"  # no loc: nothing, nor its lastmod
+        "<url><loc>http://a.test/last</loc></url>"
+        "</urlset>"
+    ).encode()
+    doc = parse_sitemap(body)
+    assert doc.locs == [
+        "http://a.test/before",
+        "http://a.test/after",
+        "http://a.test/none",
+        "http://a.test/bad",
+        "http://a.test/twice",
+        "http://a.test/last",
+    ]
+    assert doc.lastmods == {
+        0: parse_lastmod("2025-05-01"),
+        1: parse_lastmod("2025-05-02"),
+        4: parse_lastmod("2025-05-03"),
+    }
+
+
+def test_candidates_carry_believable_lastmods() -> None:
+    future = "2025-06-03"  # more than a day after NOW: bogus
+    soon = "2025-06-01T18:00:00Z"  # hours after NOW: now
+    body = (
+        f"<sitemapindex {NS}>"
+        "<sitemap><loc>http://a.test/s1.xml</loc><lastmod>2025-05-01</lastmod></sitemap>"
+        f"<sitemap><loc>http://a.test/s2.xml</loc><lastmod>{future}</lastmod></sitemap>"
+        f"<sitemap><loc>http://a.test/s3.xml</loc><lastmod>{soon}</lastmod></sitemap>"
+        "<sitemap><loc>http://a.test/s4.xml</loc></sitemap>"
+        "</sitemapindex>"
+    ).encode()
+    found = analyse_sitemap(body, "http://a.test/index.xml", 0, scope(), now=NOW)
+    assert [(c.url, c.lastmod_unix_utc) for c in found.candidates] == [
+        ("http://a.test/s1.xml", parse_lastmod("2025-05-01")),
+        ("http://a.test/s2.xml", None),
+        ("http://a.test/s3.xml", NOW),
+        ("http://a.test/s4.xml", None),
+    ]
+    text = analyse_sitemap(b"http://a.test/1\n", "http://a.test/s.txt", 0, scope(), now=NOW)
+    assert [c.lastmod_unix_utc for c in text.candidates] == [None]

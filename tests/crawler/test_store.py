@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -204,6 +204,69 @@ def test_crawled_urls_are_due_again_only_after_the_interval(store: CrawlStore) -
     (due,) = store.call(lambda w: w.pull(origin_id, 5, frozenset(), 2000 + DAY))
     assert due.scheduling_reason is SchedulingReason.RECRAWL and due.etag == '"v1"'
     assert store.call(lambda w: w.due_origins(2000 + DAY)) == [(origin_id, ORIGIN)]
+
+
+def sitemap_listing(url: str, lastmod: int | None, *, depth: int = 1) -> Callable[[Writer], None]:
+    """What a sitemap entry does to the frontier: a candidate carrying its lastmod, at 5000."""
+    found = NewCandidate(url, ORIGIN, depth, lastmod_unix_utc=lastmod)
+    return lambda w: w.add_candidate(
+        found, via_url_id=None, now=5000, reason=SchedulingReason.EXPLORE
+    )
+
+
+def frontier_row(store: CrawlStore, url: str) -> tuple[object, ...]:
+    (row,) = rows(
+        store,
+        "SELECT c.next_due_unix_utc, c.scheduling_reason, c.depth FROM crawl_candidate c "
+        f"JOIN url u USING (url_id) WHERE u.str_url = '{url}'",
+    )
+    return row
+
+
+def test_a_sitemap_lastmod_after_the_last_crawl_makes_a_url_due_now(store: CrawlStore) -> None:
+    home, page = f"{ORIGIN}/", f"{ORIGIN}/page"
+    store.call(lambda w: w.add_seeds([Seed(home, ORIGIN)], 1000))
+    store.submit(page_entry(home, body=b"x", links=[page], started_ms=2_000_000))
+    store.submit(page_entry(page, body=b"y", links=[], started_ms=2_000_000))
+    origin_id = store.call(lambda w: w.origin_id(ORIGIN))
+
+    # the run that crawled it: lastmod after the crawl makes it due, but not in this run
+    store.call(sitemap_listing(page, 3000))
+    assert frontier_row(store, page) == (5000, SchedulingReason.SITEMAP_LASTMOD, 1)
+    assert store.call(lambda w: w.pull(origin_id, 5, frozenset(), 2**62)) == []
+
+    # a later run: due now, said why, still conditional
+    store.call(lambda w: w.begin_agent(AgentInfo("later", "test", "ua", 5000, "{}", "0")))
+    (due,) = store.call(lambda w: w.pull(origin_id, 5, frozenset(), 5000))
+    assert due.url == page and due.etag == '"v1"'
+    assert due.scheduling_reason is SchedulingReason.SITEMAP_LASTMOD
+    # crawled: due after the interval again, for the interval's reason
+    again = page_entry(page, body=b"y2", links=[], started_ms=6_000_000)
+    again.uuid = "uuid-again"
+    store.submit(again)
+    assert frontier_row(store, page) == (6000 + DAY, SchedulingReason.RECRAWL, 1)
+    # a lastmod before the last crawl changes nothing; neither does none at all
+    store.call(sitemap_listing(page, 5500))
+    store.call(sitemap_listing(page, None))
+    assert frontier_row(store, page) == (6000 + DAY, SchedulingReason.RECRAWL, 1)
+    # the seed (cached at depth 0, listed at depth 1): the lastmod gets through, the
+    # depth stays
+    store.call(sitemap_listing(home, 4000, depth=1))
+    assert frontier_row(store, home) == (5000, SchedulingReason.SITEMAP_LASTMOD, 0)
+
+
+def test_a_sitemap_lastmod_never_makes_a_url_due_later(store: CrawlStore) -> None:
+    page = f"{ORIGIN}/flaky"
+    store.call(lambda w: w.add_seeds([Seed(page, ORIGIN)], 1000))
+    failed = page_entry(page, body=b"", links=[], started_ms=2_000_000)
+    failed.exit_code, failed.file = ExitCode.SERVER_INTERNAL_ERROR, None
+    store.submit(failed)  # transient: due again at 2000
+    store.call(sitemap_listing(page, 3000))
+    assert frontier_row(store, page) == (2000, SchedulingReason.MANUAL, 0)
+    # never crawled: due already, untouched
+    store.call(sitemap_listing(f"{ORIGIN}/new", None))
+    store.call(sitemap_listing(f"{ORIGIN}/new", 4000))
+    assert frontier_row(store, f"{ORIGIN}/new") == (5000, SchedulingReason.EXPLORE, 1)
 
 
 @pytest.mark.parametrize(

@@ -421,7 +421,13 @@ class Engine:
             message=None,
             depth=candidate.depth,
             url_id=candidate.url_id,
-            recrawl_interval_s=self.settings.recrawl_interval_s,
+            # sitemaps more often than pages: their <lastmod> dates are how changed
+            # pages become due before the recrawl interval (writer.py)
+            recrawl_interval_s=(
+                self.settings.sitemap_recrawl_interval_s
+                if candidate.crawl_type == CrawlType.SITEMAP_CRAWL
+                else self.settings.recrawl_interval_s
+            ),
         )
         attempt = _Attempt()
         try:

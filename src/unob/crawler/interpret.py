@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from email.utils import formatdate
+from functools import partial
 
 from multidict import CIMultiDictProxy
 
@@ -251,8 +252,16 @@ class Interpreter:
         info.body = body
         info.compress = not body.startswith(b"\x1f\x8b")
         try:
+            analyse = partial(
+                analyse_sitemap,
+                body,
+                candidate.url,
+                candidate.depth,
+                self.scope,
+                now=entry.started_unix_ms // 1000,
+            )
             found: SitemapAnalysis = await asyncio.get_running_loop().run_in_executor(
-                self.pool, analyse_sitemap, body, candidate.url, candidate.depth, self.scope
+                self.pool, analyse
             )
         except bodylib.BodyError as exc:
             # a .gz that is broken or unpacks past 50 MB: nothing read, nothing stored

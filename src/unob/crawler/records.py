@@ -78,6 +78,9 @@ class NewCandidate:
     origin: str
     depth: int
     crawl_type: CrawlType = CrawlType.FILE_CRAWL
+    lastmod_unix_utc: int | None = None
+    """When its sitemap says it last changed (``<lastmod>``, never after the sitemap's
+    fetch); None = not said.  A known URL crawled before that is due now."""
 
 
 @dataclass(slots=True)

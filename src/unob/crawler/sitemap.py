@@ -36,13 +36,25 @@ that a sitemap at ``/catalog/sitemap.xml`` may only list URLs under
 through robots.txt: every sitemap unob reads was reached from a robots.txt
 (directly or through an index of the same host), which speaks for the whole
 host.
+
+``<lastmod>`` (sitemaps.org: "the date of last modification of the page",
+in `W3C Datetime <https://www.w3.org/TR/NOTE-datetime>`_ format) is read per
+entry (:func:`parse_lastmod`) and carried with the candidate, so that the
+writer can make a page that changed since its last crawl due now
+(:mod:`unob.crawler.writer`).  A value that cannot be read is ignored, never
+an error; one more than :data:`LASTMOD_FUTURE_TOLERANCE_S` in the future is
+bogus (a CMS that stamps every entry with a far-off date, a broken clock)
+and ignored; one in the future within that tolerance (time zones, clock
+skew) counts as "now".
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Literal
 
 from lxml import etree
@@ -54,11 +66,14 @@ from unob.crawler.scope import Scope
 from unob.urls import Resolver, origin_of_canonical
 
 __all__ = [
+    "LASTMOD_FUTURE_TOLERANCE_S",
     "MAX_BYTES",
     "MAX_URLS",
     "SitemapAnalysis",
     "SitemapDocument",
     "analyse_sitemap",
+    "believable_lastmod",
+    "parse_lastmod",
     "parse_sitemap",
     "robots_sitemap_candidates",
     "unpack",
@@ -69,7 +84,24 @@ MAX_BYTES = 52_428_800
 #: sitemaps.org: "no more than 50,000 URLs" per sitemap (and sitemaps per index)
 MAX_URLS = 50_000
 
+#: A ``<lastmod>`` later than the sitemap's fetch by more than this is ignored.  A day:
+#: a date-only value is read as midnight UTC, and a site at UTC+14 writes its "today"
+#: up to 14 hours before that midnight; the rest allows for clock skew.
+LASTMOD_FUTURE_TOLERANCE_S = 86_400
+
 _GZIP_MAGIC = b"\x1f\x8b"
+
+# W3C Datetime (https://www.w3.org/TR/NOTE-datetime): YYYY, YYYY-MM, YYYY-MM-DD, then
+# optionally Thh:mm[:ss[.s]] and a zone (Z or +hh:mm / -hh:mm).  Leniencies seen in
+# real sitemaps: a space for the T, a zone without its colon, no zone at all (read as
+# UTC, at worst 14 hours off).
+_W3C_DATETIME = re.compile(
+    r"(\d{4})(?:-(\d{2})(?:-(\d{2})"
+    r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?"
+    r"(?:[Zz]|([+-])(\d{2}):?(\d{2}))?)?)?)?"
+)
+# longer than any W3C Datetime (with nanoseconds and a zone): not one
+_MAX_LASTMOD_CHARS = 40
 
 Kind = Literal["urlset", "sitemapindex", "text"]
 
@@ -81,6 +113,9 @@ class SitemapDocument:
     kind: Kind | None
     """None: not a sitemap (or nothing could be read)."""
     locs: list[str] = field(default_factory=list)
+    lastmods: dict[int, int] = field(default_factory=dict)
+    """Index in :attr:`locs` -> its ``<lastmod>`` (Unix seconds, UTC), for the entries
+    with a readable one (sparse: a sitemap without lastmod costs nothing)."""
     truncated: bool = False
     """More than ``max_urls`` entries: the rest were not read."""
     error: str | None = None
@@ -116,6 +151,7 @@ def _xml_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
         remove_pis=True,
     )
     entry = ""  # "url" or "sitemap", by the root
+    first, lastmod = 0, None  # the current entry's first index in doc.locs, its lastmod
     try:
         for event, element in events:
             name = _localname(element.tag)
@@ -127,17 +163,27 @@ def _xml_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
                 doc.kind = "urlset" if name == "urlset" else "sitemapindex"
                 entry = "url" if name == "urlset" else "sitemap"
                 continue
-            if event != "end":
+            if event == "start":
+                if name == entry:
+                    # a new entry: its <lastmod> may come before or after its <loc>
+                    first, lastmod = len(doc.locs), None
                 continue
-            if name == "loc":
-                parent = element.getparent()
-                if parent is not None and _localname(parent.tag) == entry:
-                    if len(doc.locs) >= max_urls:
-                        doc.truncated = True
-                        return
-                    text = (element.text or "").strip()
-                    if text:
-                        doc.locs.append(text)
+            parent = element.getparent()
+            in_entry = parent is not None and _localname(parent.tag) == entry
+            if name == "loc" and in_entry:
+                if len(doc.locs) >= max_urls:
+                    doc.truncated = True
+                    return
+                text = (element.text or "").strip()
+                if text:
+                    if lastmod is not None:
+                        doc.lastmods[len(doc.locs)] = lastmod
+                    doc.locs.append(text)
+            elif name == "lastmod" and in_entry and lastmod is None:
+                lastmod = parse_lastmod(element.text or "")
+                if lastmod is not None:
+                    for index in range(first, len(doc.locs)):
+                        doc.lastmods[index] = lastmod
             elif name == entry:
                 # an entry is read: drop it and what came before it, so that memory
                 # stays flat however long the file is
@@ -146,6 +192,47 @@ def _xml_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
                     del element.getparent()[0]
     except etree.XMLSyntaxError as exc:
         doc.error = f"malformed XML: {exc}"
+
+
+def parse_lastmod(text: str) -> int | None:
+    """A ``<lastmod>`` value as Unix seconds (UTC); None when it is not a date.
+
+    W3C Datetime: a date alone (or a year, a month) is the start of that period in
+    UTC; a time without a zone is taken as UTC.  Never raises.
+    """
+    value = text.strip()
+    if len(value) > _MAX_LASTMOD_CHARS:
+        return None
+    match = _W3C_DATETIME.fullmatch(value)
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, sign, tz_h, tz_m = match.groups()
+    try:
+        zone = UTC
+        if sign is not None:
+            offset = timedelta(hours=int(tz_h), minutes=int(tz_m))
+            zone = timezone(-offset if sign == "-" else offset)
+        moment = datetime(
+            int(year),
+            int(month or 1),
+            int(day or 1),
+            int(hour or 0),
+            int(minute or 0),
+            int(second or 0),
+            tzinfo=zone,
+        )
+        return int(moment.timestamp())
+    except (ValueError, OverflowError):
+        return None  # 2024-02-30, 25:00, an offset of 24 hours or more, year 0
+
+
+def believable_lastmod(lastmod: int | None, now: int) -> int | None:
+    """``lastmod`` as the writer should see it: None when absent or bogus (more than
+    :data:`LASTMOD_FUTURE_TOLERANCE_S` after ``now``), at most ``now`` otherwise (a
+    page cannot have changed after the sitemap saying so was fetched)."""
+    if lastmod is None or lastmod > now + LASTMOD_FUTURE_TOLERANCE_S:
+        return None
+    return min(lastmod, now)
 
 
 def _text_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
@@ -216,14 +303,16 @@ def _same_site(origin: str, other: str) -> bool:
 
 
 def analyse_sitemap(
-    body: bytes, url: str, depth: int, scope: Scope, *, max_urls: int = MAX_URLS
+    body: bytes, url: str, depth: int, scope: Scope, *, now: int, max_urls: int = MAX_URLS
 ) -> SitemapAnalysis:
-    """Candidates from a fetched sitemap at ``url`` (a candidate of ``depth``).
+    """Candidates from a fetched sitemap at ``url`` (a candidate of ``depth``), fetched
+    at ``now`` (Unix seconds: the clock its ``<lastmod>`` values are judged by).
 
     Pages of a ``<urlset>`` or text sitemap become page candidates one hop
     deeper; the sitemaps of a ``<sitemapindex>`` become sitemap candidates one
-    hop deeper (bounded by the scope's sitemap depth).  Raises like
-    :func:`unpack` for a too large or broken gzip file.
+    hop deeper (bounded by the scope's sitemap depth).  Each carries its
+    ``<lastmod>`` when it has a believable one (:func:`believable_lastmod`).
+    Raises like :func:`unpack` for a too large or broken gzip file.
     """
     document = parse_sitemap(unpack(body), max_urls=max_urls)
     result = SitemapAnalysis(document)
@@ -234,7 +323,7 @@ def analyse_sitemap(
     next_depth = depth + 1
     seen: set[str] = {url}
     resolve = Resolver(url).join  # the links' resolver: RFC 3986 §5, canonical form
-    for loc in document.locs:
+    for index, loc in enumerate(document.locs):
         target = resolve(loc)
         normalized = None if target is None else scope.apply_query_policy(target)
         if normalized is None:
@@ -245,7 +334,10 @@ def analyse_sitemap(
         seen.add(normalized)
         origin = origin_of_canonical(normalized)
         if _same_site(home, origin) and scope.accepts_type(normalized, next_depth, crawl_type):
-            result.candidates.append(NewCandidate(normalized, origin, next_depth, crawl_type))
+            lastmod = believable_lastmod(document.lastmods.get(index), now)
+            result.candidates.append(
+                NewCandidate(normalized, origin, next_depth, crawl_type, lastmod_unix_utc=lastmod)
+            )
         else:
             result.dropped += 1
     return result

@@ -49,17 +49,32 @@ _INSERT_REDIRECT = (
 )
 # A URL found again at a smaller depth moves up (breadth-first depth is what
 # max_depth means); a parked candidate (next_due NULL: found out of scope by
-# an earlier run) found again as a link is due again.
+# an earlier run) found again as a link is due again.  A URL crawled before
+# its sitemap's <lastmod> (:lastmod, NULL when not said) changed since: due
+# now, never later than it was, with the reason why; a URL this run crawled
+# already stays out of this run anyway (the pull leaves out this agent's).
+_LASTMOD_FORWARD = (
+    "(crawl_candidate.last_crawl_unix_utc < :lastmod AND crawl_candidate.next_due_unix_utc > :now)"
+)
 _UPSERT_CANDIDATE = (
     "INSERT INTO crawl_candidate (url_id, origin_id, crawl_type, depth, discovered_via_url_id, "
-    "discovered_unix_utc, scheduling_reason, next_due_unix_utc) VALUES (?,?,?,?,?,?,?,?) "
+    "discovered_unix_utc, scheduling_reason, next_due_unix_utc) "
+    "VALUES (:url_id, :origin_id, :crawl_type, :depth, :via, :now, :reason, :now) "
     "ON CONFLICT(url_id) DO UPDATE SET depth = min(depth, excluded.depth), "
-    "next_due_unix_utc = coalesce(next_due_unix_utc, excluded.next_due_unix_utc) "
-    "WHERE excluded.depth < crawl_candidate.depth OR crawl_candidate.next_due_unix_utc IS NULL"
+    f"next_due_unix_utc = CASE WHEN {_LASTMOD_FORWARD} THEN :now "
+    "ELSE coalesce(next_due_unix_utc, excluded.next_due_unix_utc) END, "
+    f"scheduling_reason = CASE WHEN {_LASTMOD_FORWARD} THEN :lastmod_reason "
+    "ELSE scheduling_reason END "
+    "WHERE excluded.depth < crawl_candidate.depth OR crawl_candidate.next_due_unix_utc IS NULL "
+    f"OR {_LASTMOD_FORWARD}"
 )
+# A crawl answers the <lastmod> that made its URL due: from now on it is due for the
+# recrawl interval again.
 _SET_LAST_CRAWL = (
     "UPDATE crawl_candidate SET last_crawl_unix_utc=?, last_crawl_exit_code=?, "
-    "last_crawl_agent_id=?, next_due_unix_utc=?"
+    "last_crawl_agent_id=?, next_due_unix_utc=?, scheduling_reason = CASE scheduling_reason "
+    f"WHEN {int(SchedulingReason.SITEMAP_LASTMOD)} THEN {int(SchedulingReason.RECRAWL)} "
+    "ELSE scheduling_reason END"
 )
 _UPDATE_CANDIDATE = f"{_SET_LAST_CRAWL} WHERE url_id=?"
 _UPDATE_CANDIDATE_CONTENTFUL = (
@@ -184,23 +199,26 @@ class Writer:
         reason: SchedulingReason,
     ) -> None:
         cached = self.urls.get(found.url)
-        if cached is not None and 0 <= cached[1] <= found.depth:
+        if cached is not None and 0 <= cached[1] <= found.depth and found.lastmod_unix_utc is None:
             return  # known as a candidate at this depth or closer: nothing to do
         url_id = cached[0] if cached is not None else self._lookup_url(found.url, found.origin)[0]
         self.conn.execute(
             _UPSERT_CANDIDATE,
-            (
-                url_id,
-                self.origin_id(found.origin),
-                int(found.crawl_type),
-                found.depth,
-                via_url_id,
-                now,
-                int(reason),
-                now,
-            ),
+            {
+                "url_id": url_id,
+                "origin_id": self.origin_id(found.origin),
+                "crawl_type": int(found.crawl_type),
+                "depth": found.depth,
+                "via": via_url_id,
+                "now": now,
+                "reason": int(reason),
+                "lastmod": found.lastmod_unix_utc,
+                "lastmod_reason": int(SchedulingReason.SITEMAP_LASTMOD),
+            },
         )
-        self.urls.put(found.url, (url_id, found.depth))
+        # (a lastmod sends a URL known closer through here too: keep the closer depth)
+        known = cached[1] if cached is not None and cached[1] >= 0 else found.depth
+        self.urls.put(found.url, (url_id, min(known, found.depth)))
 
     # entries --------------------------------------------------------------
 
@@ -477,12 +495,14 @@ def _candidate(row: tuple[Any, ...]) -> Candidate:
     except ValueError:
         sreason = SchedulingReason.EXPLORE
     crawled_before = last_crawl is not None
+    if crawled_before and sreason is not SchedulingReason.SITEMAP_LASTMOD:
+        sreason = SchedulingReason.RECRAWL
     return Candidate(
         url_id=int(url_id),
         url=str(str_url),
         depth=int(depth),
         crawl_type=ctype,
-        scheduling_reason=SchedulingReason.RECRAWL if crawled_before else sreason,
+        scheduling_reason=sreason,
         etag=etag if crawled_before else None,
         last_modified_unix=modified if crawled_before else None,
     )
