@@ -10,7 +10,7 @@ from query_fixtures import BLOG, DOCS, OTHER
 
 from unob.errors import NotADatabase, UsageError, WrongDatabaseKind
 from unob.query.rank import boost, slug_words
-from unob.query.search import COLUMN_WEIGHTS, FTS_TABLE, search, split_highlights
+from unob.query.search import COLUMN_WEIGHTS, FTS_TABLE, search
 
 
 def urls(db: Path, query: str, **kwargs: object) -> list[str]:
@@ -125,9 +125,3 @@ def test_slug_boost_rule() -> None:
     assert boost("http://d.test/library/asyncio.html", ["asyncio"]) > 1
     assert boost("http://d.test/library/asyncio-task.html", ["asyncio"]) == 1
     assert boost("http://d.test/wiki/List_comprehension", ["list", "comprehension"]) > 1
-
-
-def test_split_highlights() -> None:
-    text, spans = split_highlights("a \ue000big\ue001\n\n cat \ue000x\ue001")
-    assert text == "a big cat x"
-    assert [text[a:b] for a, b in spans] == ["big", "x"]

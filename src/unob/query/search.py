@@ -17,8 +17,9 @@ and passing the ``site:`` / ``host:`` filters.  Ranking has two stages:
    is indexed too; its weight is :data:`URL_WEIGHT`.
 2. :mod:`unob.query.rank` boosts the pages whose URL is named like the query.
 
-Snippets (FTS5 ``snippet()``) are made for the returned pages only, one
-small rowid-bound query each.
+Snippets are made for the returned pages only, by :mod:`unob.query.snippet`
+from the columns read back by rowid (not FTS5's ``snippet()``, whose work
+grows with the square of the number of matches in a page).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from unob.errors import DatabaseError, NotADatabase, UsageError, WrongDatabaseKi
 from unob.query.parse import Query, SiteFilter, parse_query, parse_site, to_fts5
 from unob.query.rank import MIN_CANDIDATES, boost, query_words, rerank
 from unob.query.readonly import ReadOnlyConnection
+from unob.query.snippet import Snippet, query_terms, snippet_of
 
 FTS_TABLE = "search_index"
 
@@ -53,10 +55,6 @@ COLUMN_WEIGHTS: dict[str, float] = {
 #: term wins, else the first one (the start of the main text).
 SNIPPET_COLUMNS = ("text", "description", "secondary_text")
 SNIPPET_TOKENS = 24
-# Private-use characters mark highlighted terms inside snippet() output;
-# they are removed again and returned as offsets.
-_HL_START = "\ue000"
-_HL_END = "\ue001"
 DEFAULT_LIMIT = 10
 
 
@@ -80,30 +78,6 @@ class SearchResult:
 def rank_expression(weights: dict[str, float] = COLUMN_WEIGHTS) -> str:
     """The FTS5 ``rank`` function call for ``weights`` (``rank MATCH ...``)."""
     return "bm25(" + ", ".join(f"{w:g}" for w in weights.values()) + ")"
-
-
-def split_highlights(marked: str) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """Remove the highlight markers from snippet() output; return text and spans.
-
-    Whitespace runs (the text pile has one block per line) become one space,
-    so a snippet is a single line.
-    """
-    out: list[str] = []
-    spans: list[tuple[int, int]] = []
-    start: int | None = None
-    for ch in marked:
-        if ch == _HL_START:
-            start = len(out)
-        elif ch == _HL_END:
-            if start is not None and start < len(out):
-                spans.append((start, len(out)))
-            start = None
-        elif ch.isspace():
-            if out and out[-1] != " ":
-                out.append(" ")
-        else:
-            out.append(ch)
-    return "".join(out).rstrip(), tuple(spans)
 
 
 def build_search_sql(query: Query, limit: int) -> tuple[str, list[object]] | None:
@@ -156,13 +130,9 @@ def _site_sql(site: SiteFilter, params: list[object]) -> str:
     return f"({condition})"
 
 
-def snippet_sql(column: str) -> str:
-    """SQL for the snippet of one column of one matching row (``?`` = MATCH, rowid)."""
-    return (
-        f"SELECT snippet({FTS_TABLE}, {list(COLUMN_WEIGHTS).index(column)}, "
-        f"'{_HL_START}', '{_HL_END}', '…', {SNIPPET_TOKENS}) "
-        f"FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ? AND rowid = ?"
-    )
+_SNIPPET_SOURCE = (
+    f"SELECT {', '.join(SNIPPET_COLUMNS)} FROM search_index_source WHERE entity_generation_id = ?"
+)
 
 
 @dataclass(frozen=True)
@@ -192,30 +162,21 @@ class Searcher:
         ]
         best = rerank(candidates, query, url=lambda c: c.url, score=lambda c: c.score)[:limit]
         wanted = query_words(query)
+        terms = query_terms((*query.words, *query.phrases))
         results = []
         for c in best:
-            snippet, highlights = self._snippet(str(params[0]), c.generation_id)
+            snippet, highlights = self._snippet(terms, c.generation_id)
             score = c.score * boost(c.url, wanted)
             results.append(
                 SearchResult(c.uuid, c.url, c.title, c.description, snippet, highlights, score)
             )
         return results
 
-    def _snippet(self, match: str, generation_id: int) -> tuple[str, tuple[tuple[int, int], ...]]:
-        """The first of :data:`SNIPPET_COLUMNS` with a highlighted term, else the text's start.
-
-        snippet() tokenizes the whole column, which costs on long pages, so the
-        columns are tried one at a time and the search stops at the first hit.
-        """
-        first: str | None = None
-        for column in SNIPPET_COLUMNS:
-            row = self.conn.execute(snippet_sql(column), (match, generation_id)).fetchone()
-            marked = row[0] if row and row[0] else ""
-            if _HL_START in marked:
-                return split_highlights(marked)
-            if first is None and marked:
-                first = marked
-        return split_highlights(first or "")
+    def _snippet(self, terms: tuple[str, ...], generation_id: int) -> Snippet:
+        """The passage around the first match in the first of :data:`SNIPPET_COLUMNS`
+        that has one, else the text's start (:mod:`unob.query.snippet`)."""
+        row = self.conn.execute(_SNIPPET_SOURCE, (generation_id,)).fetchone()
+        return snippet_of(row or (), terms, SNIPPET_TOKENS)
 
 
 def open_summary(path: Path) -> ReadOnlyConnection:

@@ -153,7 +153,9 @@ SUMMARY_VIEWS: dict[str, ViewDoc] = {
     "current_page": ViewDoc(
         "The current web: one row per page generation that is open and not marked "
         "duplicate, with its URL, description, size and dates. Non-HTML files and redirects "
-        "are not pages (see `generation_view`, `redirect_view`).",
+        "are not pages (see `generation_view`, `redirect_view`). Pages that say `noindex` "
+        "are here too (`file_summary.robots_noindex`); `unob search` and the exports leave "
+        "them out.",
         {
             "entity_generation_id": "the generation (`entity_generation.entity_generation_id`)",
             "entity_generation_uuid": "its UUID",
