@@ -245,9 +245,14 @@ def demo(
     run_demo(output, echo=typer.echo, progress=not quiet)
 
 
-@app.command()
+# ignore_unknown_options: a statement may start with a "-- comment" line (every recipe
+# in docs/sql-recipes.md does), which the option parser would otherwise refuse.
+@app.command(context_settings={"ignore_unknown_options": True})
 def sql(
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="One SQL statement.")],
+    query: Annotated[
+        str,
+        typer.Argument(metavar="QUERY", help="One SQL statement; `-` reads it from stdin."),
+    ],
     db: Annotated[
         str,
         typer.Option(
@@ -265,6 +270,8 @@ def sql(
 
     from unob.query import resolve_db, run_sql
 
+    if query == "-":
+        query = sys.stdin.read()
     run_sql(resolve_db(db), query, fmt, sys.stdout)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
 from pathlib import Path
@@ -29,6 +30,18 @@ def test_sql_formats(capsys: pytest.CaptureFixture[str], crawl_db: Path) -> None
     ]
     code, out, _ = run(capsys, "sql", query, "--db", str(crawl_db), "--format", "csv")
     assert out == "host,entries\nother.test,2\nsite.test,16\n"
+
+
+def test_sql_runs_recipes_as_written_and_from_stdin(
+    capsys: pytest.CaptureFixture[str], crawl_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every recipe starts with "-- database:" comments; that is not an option
+    recipe = "-- database: crawl\n-- columns: n\nSELECT count(*) AS n FROM url"
+    code, out, err = run(capsys, "sql", recipe, "--db", str(crawl_db), "--format", "csv")
+    assert (code, out.splitlines()[0], err) == (0, "n", "")
+    monkeypatch.setattr("sys.stdin", io.StringIO(recipe))
+    code, out, _ = run(capsys, "sql", "--db", str(crawl_db), "--format", "csv", "-")
+    assert (code, out.splitlines()[0]) == (0, "n")
 
 
 def test_sql_db_shorthand_uses_the_current_directory(

@@ -80,8 +80,7 @@ class _Finder:
         self.terms = frozenset(terms)
         # a whole token: no letter or digit next to it ('_' separates, as in unicode61)
         self.patterns = [
-            (term, re.compile(r"(?<![^\W_])" + re.escape(term) + r"(?![^\W_])"))
-            for term in terms
+            (term, re.compile(r"(?<![^\W_])" + re.escape(term) + r"(?![^\W_])")) for term in terms
         ]
 
     def first(self, text: str) -> int | None:
