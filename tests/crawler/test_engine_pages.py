@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from crawling import CrawlFn
 from sites import FixtureServer, html, links, page, raw
 
@@ -177,3 +179,27 @@ def test_images_are_fetched_and_stored_with_images_on(
     assert server.count("a.test", "/i/new.png") == 0
     again = crawl(db=done.db, images=True)
     assert again.exit_codes()[server.url("a.test", "/i/new.png")] == [ExitCode.FILE_INGESTED]
+
+
+def test_binary_data_labelled_html_is_not_stored(server: FixtureServer, crawl: CrawlFn) -> None:
+    junk = random.Random(7).randbytes(20_000)
+    stray = html("\x00 stray bytes \x1a")  # an old page may have one or two
+    utf16 = "\ufeff<html><title>x</title><body>UTF-16</body></html>".encode("utf-16-le")
+    site = server.site("a.test")
+    site.add("/", links("/junk", "/png-as-html", "/stray", "/utf16"))
+    site.add("/junk", raw(junk))
+    site.add("/png-as-html", raw(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(1000)))
+    site.add("/stray", raw(stray))
+    site.add("/utf16", raw(utf16, content_type="text/html; charset=utf-16"))
+    done = crawl(server.url("a.test"))
+    codes = done.exit_codes()
+    for path in ("/junk", "/png-as-html"):
+        assert codes[server.url("a.test", path)] == [ExitCode.FILE_OF_UNKNOWN_TYPE], path
+    (message,) = done.rows(
+        "SELECT e.message FROM crawl_log_entry e JOIN url u USING (url_id) WHERE u.str_url = ?",
+        server.url("a.test", "/junk"),
+    )[0]
+    assert message == "not stored: binary data labelled text/html"
+    for path in ("/stray", "/utf16"):
+        assert codes[server.url("a.test", path)] == [ExitCode.FILE_INGESTED], path
+    assert server.url("a.test", "/junk") not in done.stored_pages()

@@ -208,6 +208,10 @@ class Interpreter:
             entry.exit_code = ExitCode.FILE_OF_UNKNOWN_TYPE
             entry.message = "not stored: no Content-Type and not HTML"
             return
+        if _looks_binary(body):
+            entry.exit_code = ExitCode.FILE_OF_UNKNOWN_TYPE
+            entry.message = f"not stored: binary data labelled {mime or 'as nothing'}"
+            return
         try:
             page: PageAnalysis = await asyncio.get_running_loop().run_in_executor(
                 self.pool,
@@ -294,6 +298,27 @@ def _x_robots(answer: Answer, token: str) -> tuple[bool, bool]:
 def _content_length(answer: Answer) -> int | None:
     value = answer.header("Content-Length")
     return int(value) if value is not None and value.isdigit() else None
+
+
+# WHATWG MIME Sniffing §7.1: the "binary data bytes", control characters no text uses.
+_BINARY_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+_UTF16_BOMS = (b"\xfe\xff", b"\xff\xfe")  # UTF-16 text is full of NULs
+#: binary data bytes, per 1024 bytes of the body's start, above which it is not text:
+#: random bytes have about 108; a real page has none or a stray one or two
+BINARY_BYTES_PER_KIB = 16
+_MIN_BINARY_BYTES = 8
+
+
+def _looks_binary(body: bytes) -> bool:
+    """Whether a body labelled as HTML (or not labelled) is binary data: an image,
+    an archive or junk served as text/html would otherwise be stored and indexed
+    as a page of mojibake."""
+    head = body[:1024]
+    if not head or head.startswith(_UTF16_BOMS):
+        return False
+    binary = len(head) - len(head.translate(None, _BINARY_BYTES))
+    # at least a few: a short page with a stray byte or two is still a page
+    return binary > max(_MIN_BINARY_BYTES, BINARY_BYTES_PER_KIB * len(head) // 1024)
 
 
 def _looks_like_html(body: bytes) -> bool:
