@@ -94,3 +94,13 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert any((out / f"export-{fmt}").iterdir()), fmt
     assert (out / "export-parquet" / "manifest.json").exists()
     return out
+
+
+def test_quiet_help_says_the_final_report_is_still_printed() -> None:
+    # -q silences progress only; its help (and so docs/cli.md) must not promise silence.
+    from unob.docgen import render_cli
+
+    rows = [row for row in render_cli().splitlines() if row.startswith("| `-q, --quiet`")]
+    assert len(rows) == 4
+    assert all("the final report is still printed" in row for row in rows), rows
+
