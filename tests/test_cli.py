@@ -104,3 +104,13 @@ def test_quiet_help_says_the_final_report_is_still_printed() -> None:
     assert len(rows) == 4
     assert all("the final report is still printed" in row for row in rows), rows
 
+
+def test_config_file_that_is_not_utf8_is_a_config_error(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_bytes(b"\xff\xfe garbage")
+    result = run_unob("crawl", "--config", str(config), "--db", str(tmp_path / "x.db"))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        f"unob: error: {config}: invalid TOML: not UTF-8 text (byte 0xff at offset 0)\n"
+    )
+    assert not (tmp_path / "x.db").exists()

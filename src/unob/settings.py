@@ -566,6 +566,13 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read config file: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        # TOML files are UTF-8 (toml.io, "Spec"); tomllib decodes before parsing and
+        # raises this instead of a TOMLDecodeError.
+        bad = exc.object[exc.start : exc.start + 1].hex()
+        raise ConfigError(
+            f"{path}: invalid TOML: not UTF-8 text (byte 0x{bad} at offset {exc.start})"
+        ) from None
 
 
 def load_crawl_settings(
