@@ -62,7 +62,7 @@ def run(fmt: str, root: Path, options: ExportOptions, source: MemoryBodies) -> N
     batch = pages()
     writer.write_batch(batch[:2])
     writer.write_batch(batch[2:])
-    facts = CrawlFacts(3, (("http://127.0.0.1:8080/gone", "HTTP 404: file_not_found"),), 1.234)
+    facts = CrawlFacts(3, (("http://127.0.0.1:8080/gone", "HTTP 404: Not Found"),), 1.234)
     written = writer.finish(lambda: facts, WHEN)
     assert written.pages == 3
 
@@ -92,7 +92,7 @@ def test_dataset_directory(tmp_path: Path, fmt: str) -> None:
         "total_images": 3,  # the tiny image is excluded
         "external_links": 1,
         "time_taken_seconds": 1.23,
-        "errors": [{"url": "http://127.0.0.1:8080/gone", "error": "HTTP 404: file_not_found"}],
+        "errors": [{"url": "http://127.0.0.1:8080/gone", "error": "HTTP 404: Not Found"}],
     }
     raw = tmp_path / "raw_html" / "127.0.0.1_8080"
     assert sorted(p.name for p in raw.iterdir()) == [
