@@ -59,6 +59,10 @@ def test_wrong_database_kind_is_one_line(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (("sql", "SELECT 1; DELETE FROM url", "--db", "{dir}/crawl.db"), "one SQL statement"),
+        (("sql", "select 1; select 2", "--db", "{dir}/crawl.db"), "one SQL statement"),
+        (("sql", "DELETE FROM url", "--db", "{dir}/crawl.db"), "refused: DELETE"),
+        (("sql", ";", "--db", "{dir}/crawl.db"), "no SQL statement given"),
+        (("sql", " -- nothing\n", "--db", "{dir}/crawl.db"), "no SQL statement given"),
         (("search", "", "--summary-db", "{dir}/summary.db"), "QUERY is empty"),
         (("crawl", "--db", "{dir}/new.db"), "no seed URLs given"),
         (("demo", "--output", "{dir}/crawl.db"), "exists and is not a directory"),

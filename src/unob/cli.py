@@ -263,7 +263,11 @@ def sql(
         str, typer.Option("--format", metavar="table|csv|json", help="Output format.")
     ] = "table",
 ) -> None:
-    """Run one read-only SQL statement; rows stream out. Writes are refused."""
+    """Run one read-only SQL statement; rows stream out.
+
+    Writes, several statements at once and an empty query are refused as bad usage
+    (exit 2) and nothing runs; an SQL error exits 1.
+    """
     import sys
 
     from unob.query import resolve_db, run_sql
