@@ -15,7 +15,8 @@ with an exit code).
     ├── DatabaseError              a database that cannot be opened or used
     │   ├── WrongDatabaseKind      a summary DB given as crawl DB, or the reverse
     │   ├── NotADatabase           a file that is not SQLite, or a missing file
-    │   └── SchemaTooNew           written by a newer unob than this one
+    │   ├── SchemaTooNew           written by a newer unob than this one
+    │   └── CrawlInProgress        another `unob crawl` is writing the crawl database
     └── ExportError                an export could not be written
 """
 
@@ -52,6 +53,10 @@ class NotADatabase(DatabaseError):
 
 class SchemaTooNew(DatabaseError):
     """The database was written by a newer version of unob."""
+
+
+class CrawlInProgress(DatabaseError):
+    """Another ``unob crawl`` holds the crawl database's lock (see unob.crawler.dblock)."""
 
 
 class ReadOnlyViolation(UsageError):
