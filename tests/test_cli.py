@@ -118,3 +118,19 @@ def test_config_file_that_is_not_utf8_is_a_config_error(tmp_path: Path) -> None:
         f"unob: error: {config}: invalid TOML: not UTF-8 text (byte 0xff at offset 0)\n"
     )
     assert not (tmp_path / "x.db").exists()
+
+
+def test_huge_delay_is_refused_before_crawling(tmp_path: Path) -> None:
+    result = run_unob(
+        "crawl",
+        "http://127.0.0.1:9/",
+        "--delay-ms",
+        "99999999999999999999",
+        "--db",
+        str(tmp_path / "x.db"),
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        "unob: error: command line: delay_ms: must be <= 3600000, got 99999999999999999999\n"
+    )
+    assert not (tmp_path / "x.db").exists()
