@@ -59,6 +59,10 @@ def test_wrong_database_kind_is_one_line(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (("sql", "SELECT 1; DELETE FROM url", "--db", "{dir}/crawl.db"), "one SQL statement"),
+        (("sql", "select 1; select 2", "--db", "{dir}/crawl.db"), "one SQL statement"),
+        (("sql", "DELETE FROM url", "--db", "{dir}/crawl.db"), "refused: DELETE"),
+        (("sql", ";", "--db", "{dir}/crawl.db"), "no SQL statement given"),
+        (("sql", " -- nothing\n", "--db", "{dir}/crawl.db"), "no SQL statement given"),
         (("search", "", "--summary-db", "{dir}/summary.db"), "QUERY is empty"),
         (("crawl", "--db", "{dir}/new.db"), "no seed URLs given"),
         (("demo", "--output", "{dir}/crawl.db"), "exists and is not a directory"),
@@ -94,3 +98,39 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert any((out / f"export-{fmt}").iterdir()), fmt
     assert (out / "export-parquet" / "manifest.json").exists()
     return out
+
+
+def test_quiet_help_says_the_final_report_is_still_printed() -> None:
+    # -q silences progress only; its help (and so docs/cli.md) must not promise silence.
+    from unob.docgen import render_cli
+
+    rows = [row for row in render_cli().splitlines() if row.startswith("| `-q, --quiet`")]
+    assert len(rows) == 4
+    assert all("the final report is still printed" in row for row in rows), rows
+
+
+def test_config_file_that_is_not_utf8_is_a_config_error(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_bytes(b"\xff\xfe garbage")
+    result = run_unob("crawl", "--config", str(config), "--db", str(tmp_path / "x.db"))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        f"unob: error: {config}: invalid TOML: not UTF-8 text (byte 0xff at offset 0)\n"
+    )
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_huge_delay_is_refused_before_crawling(tmp_path: Path) -> None:
+    result = run_unob(
+        "crawl",
+        "http://127.0.0.1:9/",
+        "--delay-ms",
+        "99999999999999999999",
+        "--db",
+        str(tmp_path / "x.db"),
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        "unob: error: command line: delay_ms: must be <= 3600000, got 99999999999999999999\n"
+    )
+    assert not (tmp_path / "x.db").exists()

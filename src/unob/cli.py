@@ -34,6 +34,9 @@ app = typer.Typer(
 
 CRAWL_DB = Path("crawl.db")
 SUMMARY_DB = Path("summary.db")
+# -q silences only the progress display: the final report is the command's result
+# (what was done, where it went), so it is printed even then.
+QUIET_HELP = "No progress output; the final report is still printed."
 
 
 def _version(value: bool) -> None:
@@ -106,7 +109,7 @@ def crawl(
             help="Testing aid, like curl's: connect to ADDR for HOST (HOST may be '*').",
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
 ) -> None:
     """Crawl websites politely into a crawl database (resumable)."""
     from unob.crawler import render_report, run_crawl
@@ -160,7 +163,7 @@ def summarize(
     batch_size: Annotated[
         int, typer.Option("--batch-size", min=1, help="Files per batch (one transaction each).")
     ] = 500,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
 ) -> None:
     """Summarize crawl database(s) into the summary database, in batches."""
     from unob.summarizer import render_report
@@ -209,7 +212,7 @@ def export_(
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace an earlier export at OUTPUT.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
 ) -> None:
     """Export current pages as a dataset directory, a Spideriment index or Algolia records."""
     from unob.export import export, render_report
@@ -237,7 +240,7 @@ def demo(
     output: Annotated[
         Path, typer.Option("--output", help="Directory for the databases and exports.")
     ] = Path("demo-output"),
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)] = False,
 ) -> None:
     """Crawl, summarize, export and search a demo site served on 127.0.0.1."""
     from unob.demo import run_demo
@@ -265,7 +268,11 @@ def sql(
         str, typer.Option("--format", metavar="table|csv|json", help="Output format.")
     ] = "table",
 ) -> None:
-    """Run one read-only SQL statement; rows stream out. Writes are refused."""
+    """Run one read-only SQL statement; rows stream out.
+
+    Writes, several statements at once and an empty query are refused as bad usage
+    (exit 2) and nothing runs; an SQL error exits 1.
+    """
     import sys
 
     from unob.query import resolve_db, run_sql

@@ -10,12 +10,13 @@ with an exit code).
 
     UnobError                      exit status 1 unless noted
     ├── UsageError                 exit status 2: bad option values, bad seeds
-    │   └── ConfigError            a config file that cannot be read or is invalid
+    │   ├── ConfigError            a config file that cannot be read or is invalid
+    │   └── ReadOnlyViolation      `unob sql` was asked to change a database
     ├── DatabaseError              a database that cannot be opened or used
     │   ├── WrongDatabaseKind      a summary DB given as crawl DB, or the reverse
     │   ├── NotADatabase           a file that is not SQLite, or a missing file
-    │   └── SchemaTooNew           written by a newer unob than this one
-    ├── ReadOnlyViolation          `unob sql` was asked to change a database
+    │   ├── SchemaTooNew           written by a newer unob than this one
+    │   └── CrawlInProgress        another `unob crawl` is writing the crawl database
     └── ExportError                an export could not be written
 """
 
@@ -54,8 +55,16 @@ class SchemaTooNew(DatabaseError):
     """The database was written by a newer version of unob."""
 
 
-class ReadOnlyViolation(UnobError):
-    """A statement given to `unob sql` would change the database."""
+class CrawlInProgress(DatabaseError):
+    """Another ``unob crawl`` holds the crawl database's lock (see unob.crawler.dblock)."""
+
+
+class ReadOnlyViolation(UsageError):
+    """A statement given to `unob sql` would change the database.
+
+    A usage error (exit 2) like the other statements `unob sql` refuses to run
+    (several at once, none at all): the input is what is wrong, and nothing ran.
+    """
 
 
 class ExportError(UnobError):

@@ -49,6 +49,12 @@ __all__ = [
 DEFAULT_USER_AGENT = f"unob/{__version__} (unconfigured; set user_agent to name your project)"
 
 MiB = 1024 * 1024
+HOUR = 3600
+DAY = 24 * HOUR
+WEEK = 7 * DAY
+YEAR = 365 * DAY
+# SQLite's default SQLITE_MAX_LENGTH (sqlite.org/limits.html): no larger body fits a row.
+SQLITE_MAX_LENGTH = 1_000_000_000
 
 # Tracking parameters that never change what a page says; dropping them keeps one
 # page from being stored once per newsletter and campaign that linked to it.
@@ -131,8 +137,9 @@ class CrawlSettings:
     recrawl_interval_s: int = _setting(
         28 * 86400,
         "A URL crawled successfully is due again after this long (seconds, or a duration "
-        "such as '4 weeks', '12h', '30m', '2 days').",
+        "such as '4 weeks', '12h', '30m', '2 days'). At most 10 years.",
         min=0,
+        max=10 * YEAR,
         duration=True,
     )
     force_recrawl: bool = _setting(
@@ -172,11 +179,17 @@ class CrawlSettings:
     delay_ms: int = _setting(
         1000,
         "Minimum wait between two requests to one origin, in ms. 0 turns all waiting off "
-        "except what servers ask for (Crawl-delay, Retry-After, 429/503 back-off).",
+        "except what servers ask for (Crawl-delay, Retry-After, 429/503 back-off). "
+        "At most 3600000 (1 hour).",
         min=0,
+        max=HOUR * 1000,
     )
-    concurrency: int = _setting(32, "Requests in flight at once, over all origins.", min=1)
-    per_origin_concurrency: int = _setting(1, "Requests in flight at once to one origin.", min=1)
+    concurrency: int = _setting(
+        32, "Requests in flight at once, over all origins. At most 10000.", min=1, max=10_000
+    )
+    per_origin_concurrency: int = _setting(
+        1, "Requests in flight at once to one origin. At most 1000.", min=1, max=1000
+    )
     user_agent: str = _setting(
         DEFAULT_USER_AGENT,
         "User-Agent header. Name your project and a contact URL, e.g. "
@@ -189,14 +202,17 @@ class CrawlSettings:
     )
     max_crawl_delay_s: float = _setting(
         120.0,
-        "Cap on a robots.txt Crawl-delay (seconds or a duration).",
+        "Cap on a robots.txt Crawl-delay (seconds or a duration). At most 1 day.",
         min=0,
+        max=DAY,
         duration=True,
     )
     max_retry_after_s: float = _setting(
         3600.0,
-        "Cap on how long a Retry-After header may pause an origin (seconds or a duration).",
+        "Cap on how long a Retry-After header may pause an origin (seconds or a duration). "
+        "At most 1 week.",
         min=0,
+        max=WEEK,
         duration=True,
     )
     patience: int = _setting(
@@ -207,30 +223,49 @@ class CrawlSettings:
         min=1,
     )
     robots_refetch_s: int = _setting(
-        1800, "robots.txt is fetched again after this long.", min=1, duration=True
+        1800,
+        "robots.txt is fetched again after this long. At most 1 day (RFC 9309 §2.4: a "
+        "cached robots.txt should not be used for longer).",
+        min=1,
+        max=DAY,
+        duration=True,
     )
     robots_retry_s: int = _setting(
         300,
         "After robots.txt answered 5xx or was unreachable (everything disallowed), try "
-        "it again after this long.",
+        "it again after this long. At most 1 day.",
         min=1,
+        max=DAY,
         duration=True,
     )
     # -- fetching -------------------------------------------------------------------
     connect_timeout_s: float = _setting(
-        10.0, "Timeout for connecting to a server.", min=0.001, duration=True
+        10.0,
+        "Timeout for connecting to a server. At most 1 hour.",
+        min=0.001,
+        max=HOUR,
+        duration=True,
     )
     read_timeout_s: float = _setting(
-        30.0, "Timeout for each read from a server.", min=0.001, duration=True
+        30.0,
+        "Timeout for each read from a server. At most 1 hour.",
+        min=0.001,
+        max=HOUR,
+        duration=True,
     )
     total_timeout_s: float = _setting(
-        120.0, "Timeout for a whole request, body included.", min=0.001, duration=True
+        120.0,
+        "Timeout for a whole request, body included. At most 1 hour.",
+        min=0.001,
+        max=HOUR,
+        duration=True,
     )
     max_body_bytes: int = _setting(
         10 * MiB,
         "Largest page body stored, after decompression (bytes, or a size like '10 MiB'); "
-        "larger pages are logged as too_large.",
+        "larger pages are logged as too_large. At most 1 GB, the largest value SQLite stores.",
         min=1024,
+        max=SQLITE_MAX_LENGTH,
         size=True,
     )
     images: bool = _setting(False, "Also fetch and store the images that crawled pages show.")
@@ -239,7 +274,12 @@ class CrawlSettings:
         "With images on: fetch images from any origin (CDNs), not only from in-scope ones.",
     )
     max_image_bytes: int = _setting(
-        5 * MiB, "Largest image stored (bytes, or a size like '5 MiB').", min=1024, size=True
+        5 * MiB,
+        "Largest image stored (bytes, or a size like '5 MiB'). At most 1 GB, the largest "
+        "value SQLite stores.",
+        min=1024,
+        max=SQLITE_MAX_LENGTH,
+        size=True,
     )
     sitemaps: bool = _setting(
         True,
@@ -251,8 +291,9 @@ class CrawlSettings:
         86400,
         "A sitemap is fetched again (conditionally) after this long, instead of "
         "recrawl_interval_s: the <lastmod> dates it lists make the pages that changed "
-        "since their last crawl due now (seconds or a duration).",
+        "since their last crawl due now (seconds or a duration). At most 10 years.",
         min=0,
+        max=10 * YEAR,
         duration=True,
     )
     agent_name: str | None = _setting(
@@ -487,6 +528,11 @@ def _coerce(name: str, value: object) -> object:
     minimum = meta.get("min")
     if minimum is not None and number < minimum:
         raise _Invalid(f"must be >= {minimum}, got {value!r}")
+    # A value past the maximum is surely a slip (a delay of years waits forever in
+    # silence, a size SQLite cannot store fails mid-crawl): refused before crawling.
+    maximum = meta.get("max")
+    if maximum is not None and number > maximum:
+        raise _Invalid(f"must be <= {maximum}, got {value!r}")
     return int(number) if tp is int else float(number)
 
 
@@ -566,6 +612,13 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read config file: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        # TOML files are UTF-8 (toml.io, "Spec"); tomllib decodes before parsing and
+        # raises this instead of a TOMLDecodeError.
+        bad = exc.object[exc.start : exc.start + 1].hex()
+        raise ConfigError(
+            f"{path}: invalid TOML: not UTF-8 text (byte 0x{bad} at offset {exc.start})"
+        ) from None
 
 
 def load_crawl_settings(

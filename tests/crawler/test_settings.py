@@ -107,6 +107,22 @@ def test_unobtanium_keys_are_aliases(tmp_path: Path) -> None:
         ('allowed_origins = ["mailto:x@y"]', "allowed_origins: 'mailto:x@y' is not"),
         ("images = 1", "images: must be true or false"),
         ("this is = not toml", "invalid TOML"),
+        # maxima: a value past one is surely a slip
+        ("delay_ms = 99999999999999999999", "delay_ms: must be <= 3600000"),
+        ("delay_ms = 3600001", "delay_ms: must be <= 3600000"),
+        ("concurrency = 1000000", "concurrency: must be <= 10000"),
+        ("per_origin_concurrency = 5000", "per_origin_concurrency: must be <= 1000"),
+        ('recrawl_interval_s = "20 years"', "recrawl_interval_s: must be <= 315360000"),
+        ('sitemap_recrawl_interval_s = "11 years"', "must be <= 315360000"),
+        ('max_crawl_delay_s = "2 days"', "max_crawl_delay_s: must be <= 86400"),
+        ('max_retry_after_s = "8 days"', "max_retry_after_s: must be <= 604800"),
+        ('robots_refetch_s = "25h"', "robots_refetch_s: must be <= 86400"),
+        ('robots_retry_s = "2 days"', "robots_retry_s: must be <= 86400"),
+        ("connect_timeout_s = 1e300", "connect_timeout_s: must be <= 3600"),
+        ('read_timeout_s = "2h"', "read_timeout_s: must be <= 3600"),
+        ('total_timeout_s = "1 year"', "total_timeout_s: must be <= 3600"),
+        ('max_body_bytes = "2 GiB"', "max_body_bytes: must be <= 1000000000"),
+        ('max_image_bytes = "1 GiB"', "max_image_bytes: must be <= 1000000000"),
     ],
 )
 def test_bad_files_give_one_line_naming_file_and_key(
@@ -229,3 +245,16 @@ def test_unlimited_is_a_word_for_limits_only() -> None:
     s = load_crawl_settings(None, {"max_requests": "unlimited", "agent_name": "none"})
     assert s.max_requests is None
     assert s.agent_name == "none"
+
+
+def test_maxima_themselves_are_accepted_and_flags_are_checked_too(tmp_path: Path) -> None:
+    text = 'delay_ms = 3600000\nconcurrency = 10000\nrobots_refetch_s = "1 day"\n'
+    settings = load_crawl_settings(_toml(tmp_path, text), {})
+    assert (settings.delay_ms, settings.concurrency, settings.robots_refetch_s) == (
+        3_600_000,
+        10_000,
+        86_400,
+    )
+    with pytest.raises(UsageError, match="command line: delay_ms: must be <= 3600000") as info:
+        load_crawl_settings(None, {"delay_ms": 99999999999999999999})
+    assert not isinstance(info.value, ConfigError)

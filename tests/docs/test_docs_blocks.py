@@ -27,3 +27,31 @@ def test_splice_block_replaces_only_between_markers() -> None:
 def test_generated_tables_in_pages_are_current(page: str) -> None:
     fresh = rendered_docs(DOCS)[page]
     assert (DOCS / page).read_text(encoding="utf-8") == fresh, "run python -m unob.docgen"
+
+
+# The files behind the error lines shown in configuration.md, in the page's order.
+CONFIG_ERROR_EXAMPLES = (
+    "concurency = 4\n",
+    "concurrency = 0\n",
+    'seeds = ["ftp://example.org/"]\n',
+)
+
+
+def test_configuration_error_examples_are_the_real_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from unob.cli import main
+
+    page = (DOCS / "configuration.md").read_text(encoding="utf-8")
+    block = page.split("$ unob crawl --config crawl.toml\n", 1)[1].split("```", 1)[0]
+    shown = block.splitlines()
+    monkeypatch.chdir(tmp_path)
+    printed = []
+    for text in CONFIG_ERROR_EXAMPLES:
+        (tmp_path / "crawl.toml").write_text(text, encoding="utf-8")
+        with pytest.raises(SystemExit) as exited:
+            main(["crawl", "--config", "crawl.toml"])
+        assert exited.value.code == 2
+        printed.append(capsys.readouterr().err.rstrip("\n"))
+    assert shown == printed
+    assert not (tmp_path / "crawl.db").exists()

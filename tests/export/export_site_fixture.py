@@ -196,7 +196,7 @@ def build_site(directory: Path) -> SiteDbs:
         summary.redirect(f"{SITE}/old-tide", f"{SITE}/articles/tide-pools", T0 - 20)
         summary.redirect(f"{SITE}/very-old-tide", f"{SITE}/old-tide", T0 - 30)
         summary.redirect(f"{SITE}/tide", f"{SITE}/articles/tide-pools", T0 - 5)
-        summary.crawl(f"{SITE}/missing", T0 + 45, 44, http_status=404, message="Not Found")
+        summary.crawl(f"{SITE}/missing", T0 + 45, 44, http_status=404, message="HTTP 404")
         summary.crawl(f"{SITE}/slow", T0 + 46, 101, message="no answer in 30 s")
         summary.crawl(f"{SITE}/secret", T0 + 47, 110)  # robots.txt: not a failure
     return SiteDbs(summary_path, crawl_path, images)

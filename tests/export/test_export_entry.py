@@ -288,3 +288,29 @@ def test_batches_also_end_at_the_byte_budget(
         keys = [page.key for batch in reader.batches(5) for page in batch]
     assert sizes == [2, 2, 2]
     assert keys == sorted(keys) and len(set(keys)) == 6
+
+
+def test_crawl_report_errors_have_the_documented_shape(tmp_path: Path) -> None:
+    # Messages as the crawler writes them: an HTTP error's only repeats the status.
+    cap = "Content-Length 13500108 is over the cap of 10485760 bytes"
+    failures = [
+        ("/missing", 44, 404, "HTTP 404"),
+        ("/down", 50, 503, "HTTP 503"),
+        ("/odd", 50, 599, "HTTP 599"),  # no reason phrase: the exit code name
+        ("/huge", 111, 200, cap),  # failed with a 200 answer: not an HTTP error
+        ("/refused", 100, None, "connection refused"),
+    ]
+    with SummaryBuilder(tmp_path / "s.db") as summary:
+        for n, (path, code, status, message) in enumerate(failures):
+            summary.crawl(
+                f"{SITE}{path}", 1_780_000_000 + n, code, http_status=status, message=message
+            )
+    with SummaryReader(tmp_path / "s.db") as reader:
+        errors = reader.crawl_facts().errors
+    assert errors == (
+        (f"{SITE}/missing", "HTTP 404: Not Found"),
+        (f"{SITE}/down", "HTTP 503: Service Unavailable"),
+        (f"{SITE}/odd", "HTTP 599: server_internal_error"),
+        (f"{SITE}/huge", f"too_large: {cap}"),
+        (f"{SITE}/refused", "connection_failed: connection refused"),
+    )

@@ -62,7 +62,7 @@ def run(fmt: str, root: Path, options: ExportOptions, source: MemoryBodies) -> N
     batch = pages()
     writer.write_batch(batch[:2])
     writer.write_batch(batch[2:])
-    facts = CrawlFacts(3, (("http://127.0.0.1:8080/gone", "HTTP 404: file_not_found"),), 1.234)
+    facts = CrawlFacts(3, (("http://127.0.0.1:8080/gone", "HTTP 404: Not Found"),), 1.234)
     written = writer.finish(lambda: facts, WHEN)
     assert written.pages == 3
 
@@ -92,7 +92,7 @@ def test_dataset_directory(tmp_path: Path, fmt: str) -> None:
         "total_images": 3,  # the tiny image is excluded
         "external_links": 1,
         "time_taken_seconds": 1.23,
-        "errors": [{"url": "http://127.0.0.1:8080/gone", "error": "HTTP 404: file_not_found"}],
+        "errors": [{"url": "http://127.0.0.1:8080/gone", "error": "HTTP 404: Not Found"}],
     }
     raw = tmp_path / "raw_html" / "127.0.0.1_8080"
     assert sorted(p.name for p in raw.iterdir()) == [
@@ -187,3 +187,20 @@ def test_any_text_survives_the_algolia_files(
     raw = (root / ("records.ndjson" if ndjson else "records.json")).read_text(encoding="utf-8")
     records = [json.loads(line) for line in raw.splitlines()] if ndjson else json.loads(raw)
     assert records == algolia_records(page) * 2
+
+
+def test_raw_html_is_gzip_level_6_and_reproducible(tmp_path: Path) -> None:
+    from unob.export.rawhtml import RawHtmlWriter
+
+    body = b"<html><body>" + b"<p>tide pools and night trains</p>" * 2000 + b"</body></html>"
+    page = make_page(key=1, url="http://127.0.0.1:8080/a", raw_html_sha256=sha(body))
+    written = []
+    for name in ("one", "two"):
+        relative = RawHtmlWriter(tmp_path / name).write(page, body)
+        written.append((tmp_path / name / relative).read_bytes())
+    data = written[0]
+    assert written[1] == data
+    assert gzip.decompress(data) == body
+    # RFC 1952 header: no FNAME flag, MTIME 0, and XFL 0: neither "maximum
+    # compression" (2, level 9, much slower on big pages) nor "fastest" (4).
+    assert data[3] == 0 and data[4:8] == bytes(4) and data[8] == 0

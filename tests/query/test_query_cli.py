@@ -66,7 +66,7 @@ def test_sql_write_is_one_line_error_and_changes_nothing(
     shutil.copyfile(crawl_db, copy)
     before = hashlib.sha256(copy.read_bytes()).digest()
     code, out, err = run(capsys, "sql", "DROP TABLE url", "--db", str(copy))
-    assert code == 1
+    assert code == 2  # a usage error, like every statement unob sql refuses
     assert out == ""
     assert (
         err == "unob: error: refused: DROP TABLE would change the database; unob sql only reads\n"

@@ -16,6 +16,7 @@ from pathlib import Path
 from aiohttp.abc import AbstractResolver
 
 from unob import __version__
+from unob.crawler.dblock import crawl_lock
 from unob.crawler.engine import STOP_ERROR, STOP_MAX_REQUESTS, Engine
 from unob.crawler.fetch import Fetcher, MappedResolver, parse_resolve_specs
 from unob.crawler.progress import CrawlStats, ProgressSnapshot, Reporter, make_reporter
@@ -94,7 +95,9 @@ def run_crawl(
     ``resolve`` (``"HOST:ADDR"``, HOST may be ``*``) or ``resolver`` map host
     names to addresses: a testing aid, like curl's ``--resolve``.
     Raises :class:`~unob.errors.UnobError` subclasses for bad usage and
-    database problems; failures of single URLs are entries in the database.
+    database problems (:class:`~unob.errors.CrawlInProgress` while another
+    crawl runs on ``db_path``); failures of single URLs are entries in the
+    database.
     """
     mapping = parse_resolve_specs(resolve)
     if not settings.seeds and not Path(db_path).exists():
@@ -102,15 +105,17 @@ def run_crawl(
         raise UsageError(
             f"no seed URLs given and {db_path} does not exist: give at least one SEED_URL"
         )
-    store = CrawlStore(Path(db_path))
-    store.open()
-    try:
-        if settings.max_requests == 0:
-            # "0 = only open or upgrade the database": nothing else is written
-            return _empty_report(Path(db_path))
-        return asyncio.run(_crawl(settings, store, progress, mapping, resolver))
-    finally:
-        store.close()
+    # Taken before the database is opened: a refused crawl writes nothing at all.
+    with crawl_lock(Path(db_path)):
+        store = CrawlStore(Path(db_path))
+        store.open()
+        try:
+            if settings.max_requests == 0:
+                # "0 = only open or upgrade the database": nothing else is written
+                return _empty_report(Path(db_path))
+            return asyncio.run(_crawl(settings, store, progress, mapping, resolver))
+        finally:
+            store.close()
 
 
 def _empty_report(db_path: Path) -> CrawlReport:

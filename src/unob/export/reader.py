@@ -21,6 +21,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -307,10 +308,19 @@ def _keywords(value: str | None) -> tuple[str, ...]:
 
 
 def _error_text(status: int | None, name: str | None, message: str | None) -> str:
-    """``HTTP 404: Not Found`` or ``connection_failed: <message>`` (the reference's shape)."""
+    """``HTTP 404: Not Found`` for an HTTP error, else ``too_large: <message>``.
+
+    An HTTP error (a 4xx or 5xx answer) is named by its status and reason
+    phrase (``http.HTTPStatus``; the exit code name for a status it does not
+    know); the crawler's message would only repeat the status.  Every other
+    failure is ``<exit code name>: <message>``, also when the answer's status
+    was 200 (a body over the size cap, a broken encoding).
+    """
     label = name or "error"
-    if status is not None:
-        # The crawler's message for an HTTP error often just repeats the status.
-        detail = message if message and not message.startswith(f"HTTP {status}") else label
-        return f"HTTP {status}: {detail}"
+    if status is not None and 400 <= status <= 599:
+        try:
+            reason = HTTPStatus(status).phrase
+        except ValueError:
+            reason = label
+        return f"HTTP {status}: {reason}"
     return f"{label}: {message}" if message else label

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -46,7 +47,7 @@ def run_sql(db: Path, query: str, fmt: str, out: TextIO) -> int:
     """
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
-    if not query.strip():
+    if not _has_statement(query):
         raise UsageError("no SQL statement given")
     with ReadOnlyConnection(db) as conn:
         try:
@@ -69,6 +70,15 @@ def run_sql(db: Path, query: str, fmt: str, out: TextIO) -> int:
             raise UsageError(f"{exc}") from exc
         except sqlite3.Error as exc:
             raise UnobError(f"SQL error: {exc}") from exc
+
+
+# Blanks, semicolons and comments (SQLite ends an unclosed /* comment at the end).
+_NOTHING = re.compile(r"(?:\s|;|--[^\n]*|/\*.*?\*/|/\*(?:(?!\*/).)*\Z)*", re.DOTALL)
+
+
+def _has_statement(query: str) -> bool:
+    """False for text SQLite would run as nothing: blanks, ``;`` and comments only."""
+    return _NOTHING.fullmatch(query) is None
 
 
 def _batches(cursor: sqlite3.Cursor) -> Iterator[list[Row]]:
