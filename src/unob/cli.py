@@ -13,6 +13,7 @@ stays fast and a problem in one phase cannot break the others' commands.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -278,7 +279,13 @@ def sql(
     from unob.query import resolve_db, run_sql
 
     if query == "-":
-        query = sys.stdin.read()
+        try:
+            query = sys.stdin.read()
+        except UnicodeDecodeError:
+            raise UsageError("standard input: not UTF-8 text") from None
+    elif re.fullmatch(r"-\S+", query):
+        # ignore_unknown_options passed a mistyped option on as the statement
+        raise UsageError(f"no such option: {query}")
     run_sql(resolve_db(db), query, fmt, sys.stdout)
 
 

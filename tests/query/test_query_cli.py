@@ -42,6 +42,13 @@ def test_sql_runs_recipes_as_written_and_from_stdin(
     monkeypatch.setattr("sys.stdin", io.StringIO(recipe))
     code, out, _ = run(capsys, "sql", "--db", str(crawl_db), "--format", "csv", "-")
     assert (code, out.splitlines()[0]) == (0, "n")
+    # a separator line of dashes: a regular expression once backtracked for hours on it
+    separated = "-- " + "-" * 200 + "\n" + recipe
+    code, out, _ = run(capsys, "sql", separated, "--db", str(crawl_db), "--format", "csv")
+    assert (code, out.splitlines()[0]) == (0, "n")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"SELECT '\xff'")))
+    code, _, err = run(capsys, "sql", "--db", str(crawl_db), "-")
+    assert (code, err) == (2, "unob: error: standard input: not UTF-8 text\n")
 
 
 def test_sql_db_shorthand_uses_the_current_directory(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import json
 import math
-import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -72,13 +71,30 @@ def run_sql(db: Path, query: str, fmt: str, out: TextIO) -> int:
             raise UnobError(f"SQL error: {exc}") from exc
 
 
-# Blanks, semicolons and comments (SQLite ends an unclosed /* comment at the end).
-_NOTHING = re.compile(r"(?:\s|;|--[^\n]*|/\*.*?\*/|/\*(?:(?!\*/).)*\Z)*", re.DOTALL)
-
-
 def _has_statement(query: str) -> bool:
-    """False for text SQLite would run as nothing: blanks, ``;`` and comments only."""
-    return _NOTHING.fullmatch(query) is None
+    """False for text SQLite would run as nothing: blanks, ``;`` and comments only.
+
+    A scan, not a regular expression: one with nested repetition backtracked
+    exponentially on a line of dashes (``-- ------...``, a common separator).
+    SQLite ends an unclosed ``/*`` comment at the end of the text.
+    """
+    i, n = 0, len(query)
+    while i < n:
+        if query[i].isspace() or query[i] == ";":
+            i += 1
+        elif query.startswith("--", i):
+            end = query.find("\n", i)
+            if end < 0:
+                return False
+            i = end + 1
+        elif query.startswith("/*", i):
+            end = query.find("*/", i + 2)
+            if end < 0:
+                return False
+            i = end + 2
+        else:
+            return True
+    return False
 
 
 def _batches(cursor: sqlite3.Cursor) -> Iterator[list[Row]]:
