@@ -90,6 +90,13 @@ MAX_URLS = 50_000
 LASTMOD_FUTURE_TOLERANCE_S = 86_400
 
 _GZIP_MAGIC = b"\x1f\x8b"
+#: elements read from one XML sitemap at most: 50,000 entries of a <loc>, <lastmod>,
+#: <changefreq>, <priority> and a few image or news extensions stay well below
+MAX_ELEMENTS = 2_000_000
+#: elements inside one entry at most (Google's image extension allows 1,000 images)
+MAX_ENTRY_ELEMENTS = 10_000
+_LINE = re.compile(r"[^\r\n]+")
+_ABSOLUTE_HTTP = re.compile(r"https?://", re.IGNORECASE)
 
 # W3C Datetime (https://www.w3.org/TR/NOTE-datetime): YYYY, YYYY-MM, YYYY-MM-DD, then
 # optionally Thh:mm[:ss[.s]] and a zone (Z or +hh:mm / -hh:mm).  Leniencies seen in
@@ -152,8 +159,26 @@ def _xml_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
     )
     entry = ""  # "url" or "sitemap", by the root
     first, lastmod = 0, None  # the current entry's first index in doc.locs, its lastmod
+    depth = 0  # elements open around the one an event is about (after an end: its ancestors)
+    elements = entry_elements = 0
     try:
         for event, element in events:
+            if event == "start":
+                depth += 1
+                elements += 1
+                # depth 1 is the root, 2 its children (entries), deeper what is in them
+                entry_elements = 0 if depth == 2 else entry_elements + 1
+                if elements > MAX_ELEMENTS or entry_elements > MAX_ENTRY_ELEMENTS:
+                    # every element, even an unknown one, costs memory until its
+                    # parent is done: a 51 KB .xml.gz of 13 million <x/> took 1.7 GB
+                    doc.error = (
+                        f"more than {MAX_ELEMENTS:,} elements"
+                        if elements > MAX_ELEMENTS
+                        else f"an entry of more than {MAX_ENTRY_ELEMENTS:,} elements"
+                    )
+                    return
+            else:
+                depth -= 1
             name = _localname(element.tag)
             if doc.kind is None:
                 # the first start event is the root's
@@ -184,12 +209,14 @@ def _xml_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
                 if lastmod is not None:
                     for index in range(first, len(doc.locs)):
                         doc.lastmods[index] = lastmod
-            elif name == entry:
-                # an entry is read: drop it and what came before it, so that memory
-                # stays flat however long the file is
+            if depth == 1:
+                # a child of the root (an entry or anything else) is read: drop it and
+                # what came before it, so that memory stays flat however long the file is
                 element.clear()
                 while element.getprevious() is not None:
                     del element.getparent()[0]
+            elif depth > 1:
+                element.clear()  # read: its text and children are not needed any more
     except etree.XMLSyntaxError as exc:
         doc.error = f"malformed XML: {exc}"
 
@@ -236,17 +263,31 @@ def believable_lastmod(lastmod: int | None, now: int) -> int | None:
 
 
 def _text_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
-    """sitemaps.org "Text file": one URL per line, UTF-8, nothing else."""
-    doc.kind = "text"
+    """sitemaps.org "Text file": one absolute URL per line, UTF-8, nothing else.
+
+    Lines are read one by one (not split all at once: 50 MB of short lines took
+    1.3 GB), and only absolute http(s) URLs count: a text answer that is not a
+    sitemap (an error message, JSON) must not become URLs on the site.
+    """
     text = data.decode("utf-8-sig", errors="replace")
-    for line in text.splitlines():
-        url = line.strip()
+    other = 0
+    for match in _LINE.finditer(text):
+        url = match.group().strip()
         if not url:
+            continue
+        if not _ABSOLUTE_HTTP.match(url):
+            other += 1
+            if other > max_urls:
+                break  # this many lines of something else: not a list of URLs
             continue
         if len(doc.locs) >= max_urls:
             doc.truncated = True
-            return
+            break
         doc.locs.append(url)
+    if doc.locs:
+        doc.kind = "text"
+    elif other:
+        doc.error = "not a sitemap (no line is an http(s) URL)"
 
 
 def parse_sitemap(data: bytes, *, max_urls: int = MAX_URLS) -> SitemapDocument:
@@ -260,7 +301,8 @@ def parse_sitemap(data: bytes, *, max_urls: int = MAX_URLS) -> SitemapDocument:
     if not head:
         doc.error = "empty document"
     elif head.startswith(b"<"):
-        _xml_locs(data, max_urls, doc)
+        # whitespace before "<?xml" (a classic of PHP sites) is an XML error
+        _xml_locs(data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n"), max_urls, doc)
     elif b"\0" in head:
         doc.error = "not a sitemap (binary data)"
     else:
