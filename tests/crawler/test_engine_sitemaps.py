@@ -151,13 +151,13 @@ def test_bad_sitemaps_are_logged_not_fatal(server: FixtureServer, crawl: CrawlFn
     codes = done.exit_codes()
     url = partial(server.url, "a.test")
     assert codes[url("/broken.xml")] == [ExitCode.DID_NOT_UNDERSTAND_ANSWER]
-    assert codes[url("/html.xml")] == [ExitCode.DID_NOT_UNDERSTAND_ANSWER]
+    assert codes[url("/html.xml")] == [ExitCode.FILE_INGESTED]  # HTML: crawled as a page
     assert codes[url("/bad.xml.gz")] == [ExitCode.BAD_CONTENT_ENCODING]
     assert codes[url("/missing.xml")] == [ExitCode.FILE_NOT_FOUND]
     assert codes[url("/text.txt")] == [ExitCode.FILE_INGESTED]
     # the URL read before the XML broke off, and the text sitemap's, are crawled
     assert server.count("a.test", "/p1") == 1
-    assert server.count("a.test", "/p2") == 0
+    assert server.count("a.test", "/p2") == 1  # linked from the HTML "sitemap"
     assert server.count("a.test", "/p3") == 1
     assert done.report.stop_reason == "frontier_empty"
 
@@ -261,3 +261,44 @@ def test_lastmod_far_in_the_future_is_ignored(server: FixtureServer, crawl: Craw
     crawl(**weeks)
     assert server.count("a.test", "/sitemap.xml") == 2
     assert server.count("a.test", "/page") == 1
+
+
+def test_a_page_url_named_as_sitemap_becomes_one(server: FixtureServer, crawl: CrawlFn) -> None:
+    # /sitemap.xml is linked from a page and known as a page (here: from a crawl with
+    # sitemaps off; also any database from before sitemaps); robots.txt names it
+    site = server.site("a.test")
+    url = partial(server.url, "a.test")
+    site.robots = f"Sitemap: {url('/sitemap.xml')}\n"
+    site.add("/", links("/sitemap.xml"))
+    site.add("/orphan", page("orphan"))
+    site.add("/sitemap.xml", raw(urlset(url("/orphan")), content_type="application/xml"))
+    first = crawl(url("/"), sitemaps=False)
+    with sqlite3.connect(first.db) as conn:  # a day later: all due again
+        conn.execute("UPDATE crawl_candidate SET next_due_unix_utc = 0")
+    crawl()  # robots.txt names it: read as a sitemap from now on
+    assert server.count("a.test", "/orphan") == 1
+    (crawl_type,) = first.rows(
+        "SELECT c.crawl_type FROM crawl_candidate c JOIN url u USING (url_id) WHERE u.str_url = ?",
+        url("/sitemap.xml"),
+    )[0]
+    assert crawl_type == CrawlType.SITEMAP_CRAWL
+
+
+def test_an_html_page_named_as_sitemap_is_crawled_as_a_page(
+    server: FixtureServer, crawl: CrawlFn
+) -> None:
+    site = server.site("a.test")
+    url = partial(server.url, "a.test")
+    site.robots = f"Sitemap: {url('/sitemap.html')}\n"  # an HTML site map: a common slip
+    site.add("/", page("home"))
+    site.add("/sitemap.html", links("/deep"))
+    site.add("/deep", page("deep"))
+    done = crawl(url("/"))
+    assert url("/sitemap.html") in done.stored_pages()
+    assert server.count("a.test", "/deep") == 1
+    rows = done.rows(
+        "SELECT e.crawl_type, e.exit_code FROM crawl_log_entry e JOIN url u USING (url_id) "
+        "WHERE u.str_url = ?",
+        url("/sitemap.html"),
+    )
+    assert rows == [(int(CrawlType.FILE_CRAWL), int(ExitCode.FILE_INGESTED))]

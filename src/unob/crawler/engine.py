@@ -380,6 +380,9 @@ class Engine:
             if self.settings.sitemaps and rules.state is RobotsState.PARSED
             else []
         )
+        if sitemaps:
+            # the queue may hold them as pages, pulled before this answer came
+            origin.queue.promote_to_sitemaps({c.url for c in sitemaps})
         if rules.unavailable:
             why = message or f"HTTP {last.status}"
             message = f"robots.txt unreachable, nothing allowed for now ({why})"

@@ -12,7 +12,7 @@ redirect loops and links back to crawled pages end by themselves.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from unob.codes import CrawlType, ExitCode, SchedulingReason
 
@@ -129,6 +129,16 @@ class OriginQueue:
         self._pending.extend(c for c in batch if c.url_id not in self._in_flight)
         if short:
             self._exhausted = True
+
+    def promote_to_sitemaps(self, urls: set[str]) -> None:
+        """Pulled page candidates that a robots.txt just named as sitemaps are read as
+        sitemaps (the database row is promoted too: writer.py)."""
+        self._pending = deque(
+            replace(c, crawl_type=CrawlType.SITEMAP_CRAWL)
+            if c.url in urls and c.crawl_type == CrawlType.FILE_CRAWL
+            else c
+            for c in self._pending
+        )
 
     def reopen(self) -> None:
         """New candidates may have arrived (links found on this origin's pages)."""

@@ -197,8 +197,12 @@ class Interpreter:
             entry.message = f"not stored: {mime or 'no Content-Type'}"
             return
         if candidate.crawl_type == CrawlType.SITEMAP_CRAWL:
-            await self._sitemap(candidate, body, entry, info)
-            return
+            if not _is_html(mime, body):
+                await self._sitemap(candidate, body, entry, info)
+                return
+            # an HTML "site map" page named as a sitemap (a common slip): crawled as
+            # the page it is, so that its links are followed and it is summarized
+            entry.crawl_type = CrawlType.FILE_CRAWL
         if is_image(mime):
             info.body = body
             info.compress = mime == "image/svg+xml"  # other formats are compressed already
@@ -319,6 +323,13 @@ def _looks_binary(body: bytes) -> bool:
     binary = len(head) - len(head.translate(None, _BINARY_BYTES))
     # at least a few: a short page with a stray byte or two is still a page
     return binary > max(_MIN_BINARY_BYTES, BINARY_BYTES_PER_KIB * len(head) // 1024)
+
+
+def _is_html(mime: str, body: bytes) -> bool:
+    """An answer that is an HTML page, by its type or (untyped or generic) its start."""
+    if mime in ("text/html", "application/xhtml+xml"):
+        return True
+    return mime in ("", "text/plain", "application/octet-stream") and _looks_like_html(body)
 
 
 def _looks_like_html(body: bytes) -> bool:

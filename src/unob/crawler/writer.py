@@ -56,17 +56,27 @@ _INSERT_REDIRECT = (
 _LASTMOD_FORWARD = (
     "(crawl_candidate.last_crawl_unix_utc < :lastmod AND crawl_candidate.next_due_unix_utc > :now)"
 )
+# A page URL that a robots.txt or a sitemap index names as a sitemap becomes one,
+# due now: else a site's /sitemap.xml, linked from a page (or known from a crawl
+# with sitemaps off) before robots.txt named it, would never be read as a sitemap.
+# (A "sitemap" that answers HTML is still crawled as the page it is: interpret.py.)
+_PROMOTE_TO_SITEMAP = (
+    f"(excluded.crawl_type = {int(CrawlType.SITEMAP_CRAWL)} "
+    f"AND crawl_candidate.crawl_type = {int(CrawlType.FILE_CRAWL)})"
+)
 _UPSERT_CANDIDATE = (
     "INSERT INTO crawl_candidate (url_id, origin_id, crawl_type, depth, discovered_via_url_id, "
     "discovered_unix_utc, scheduling_reason, next_due_unix_utc) "
     "VALUES (:url_id, :origin_id, :crawl_type, :depth, :via, :now, :reason, :now) "
     "ON CONFLICT(url_id) DO UPDATE SET depth = min(depth, excluded.depth), "
-    f"next_due_unix_utc = CASE WHEN {_LASTMOD_FORWARD} THEN :now "
+    f"next_due_unix_utc = CASE WHEN {_LASTMOD_FORWARD} OR {_PROMOTE_TO_SITEMAP} "
+    "THEN min(coalesce(next_due_unix_utc, :now), :now) "
     "ELSE coalesce(next_due_unix_utc, excluded.next_due_unix_utc) END, "
     f"scheduling_reason = CASE WHEN {_LASTMOD_FORWARD} THEN :lastmod_reason "
-    "ELSE scheduling_reason END "
+    "ELSE scheduling_reason END, "
+    f"crawl_type = CASE WHEN {_PROMOTE_TO_SITEMAP} THEN excluded.crawl_type ELSE crawl_type END "
     "WHERE excluded.depth < crawl_candidate.depth OR crawl_candidate.next_due_unix_utc IS NULL "
-    f"OR {_LASTMOD_FORWARD}"
+    f"OR {_LASTMOD_FORWARD} OR {_PROMOTE_TO_SITEMAP}"
 )
 # A crawl answers the <lastmod> that made its URL due: from now on it is due for the
 # recrawl interval again.
@@ -199,7 +209,12 @@ class Writer:
         reason: SchedulingReason,
     ) -> None:
         cached = self.urls.get(found.url)
-        if cached is not None and 0 <= cached[1] <= found.depth and found.lastmod_unix_utc is None:
+        if (
+            cached is not None
+            and 0 <= cached[1] <= found.depth
+            and found.lastmod_unix_utc is None
+            and found.crawl_type != CrawlType.SITEMAP_CRAWL  # may promote a page (above)
+        ):
             return  # known as a candidate at this depth or closer: nothing to do
         url_id = cached[0] if cached is not None else self._lookup_url(found.url, found.origin)[0]
         self.conn.execute(
