@@ -335,3 +335,24 @@ def test_candidates_carry_believable_lastmods() -> None:
     ]
     text = analyse_sitemap(b"http://a.test/1\n", "http://a.test/s.txt", 0, scope(), now=NOW)
     assert [c.lastmod_unix_utc for c in text.candidates] == [None]
+
+
+def test_a_stamp_on_every_entry_is_not_a_date_of_change() -> None:
+    # generated sitemaps often date every entry with their own generation time:
+    # believed, the whole site would be due on every read of the sitemap
+    def sitemap(dates: list[str]) -> bytes:
+        entries = "".join(
+            f"<url><loc>http://a.test/{i}</loc><lastmod>{d}</lastmod></url>"
+            for i, d in enumerate(dates)
+        )
+        return f"<urlset {NS}>{entries}</urlset>".encode()
+
+    stamped = ["2025-06-01T10:00:00Z"] * 19 + ["2025-05-01"]
+    found = analyse_sitemap(sitemap(stamped), "http://a.test/s.xml", 0, scope(), now=NOW)
+    assert [c.lastmod_unix_utc for c in found.candidates] == [None] * 20
+    varied = [f"2025-05-{day:02d}" for day in range(1, 21)]
+    found = analyse_sitemap(sitemap(varied), "http://a.test/s.xml", 0, scope(), now=NOW)
+    assert [c.lastmod_unix_utc for c in found.candidates] == [parse_lastmod(d) for d in varied]
+    few = ["2025-05-01"] * 9  # too few entries to tell
+    found = analyse_sitemap(sitemap(few), "http://a.test/s.xml", 0, scope(), now=NOW)
+    assert {c.lastmod_unix_utc for c in found.candidates} == {parse_lastmod("2025-05-01")}

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
@@ -262,6 +263,26 @@ def believable_lastmod(lastmod: int | None, now: int) -> int | None:
     return min(lastmod, now)
 
 
+#: a sitemap whose dated entries (at least this many) nearly all bear one date...
+STAMP_MIN_ENTRIES = 10
+STAMP_SHARE = 0.9
+
+
+def _stamped(lastmods: dict[int, int]) -> bool:
+    """Whether the ``<lastmod>`` values are one stamp, not dates of change.
+
+    Generated sitemaps often give every entry the time they were generated
+    (or today's date).  Believed, that would make every page due on each read
+    of the sitemap, daily: a recrawl of the whole site that ``recrawl_interval_s``
+    exists to prevent.  So when at least :data:`STAMP_SHARE` of at least
+    :data:`STAMP_MIN_ENTRIES` dated entries share one value, the dates are ignored.
+    """
+    if len(lastmods) < STAMP_MIN_ENTRIES:
+        return False
+    _, most = Counter(lastmods.values()).most_common(1)[0]
+    return most >= STAMP_SHARE * len(lastmods)
+
+
 def _text_locs(data: bytes, max_urls: int, doc: SitemapDocument) -> None:
     """sitemaps.org "Text file": one absolute URL per line, UTF-8, nothing else.
 
@@ -357,6 +378,8 @@ def analyse_sitemap(
     Raises like :func:`unpack` for a too large or broken gzip file.
     """
     document = parse_sitemap(unpack(body), max_urls=max_urls)
+    if _stamped(document.lastmods):
+        document.lastmods.clear()
     result = SitemapAnalysis(document)
     home = origin_of_canonical(url)
     crawl_type = (
