@@ -20,6 +20,7 @@ from sites import links as page_linking
 from test_resume import unob_argv, wait_for
 
 from unob.crawler.dblock import crawl_lock, lock_path
+from unob.errors import CrawlInProgress
 
 SECOND_UA = "second-crawler/1.0 (+https://example.org/second)"
 
@@ -107,3 +108,11 @@ def test_without_fcntl_crawls_are_not_locked(
     db = tmp_path / "crawl.db"
     with crawl_lock(db), crawl_lock(db):
         assert not lock_path(db).exists()
+
+
+def test_a_symbolic_link_to_the_database_shares_its_lock(tmp_path: Path) -> None:
+    real = tmp_path / "real.db"
+    link = tmp_path / "link.db"
+    link.symlink_to(real)
+    with crawl_lock(real), pytest.raises(CrawlInProgress), crawl_lock(link):
+        pass

@@ -73,3 +73,10 @@ def test_never_raises_and_spans_are_inside(text: str, words: list[str]) -> None:
     for start, end in spans:
         assert 0 <= start < end <= len(snippet)
         assert fold(snippet[start:end]) in query_terms(words)
+
+
+def test_one_token_passages_and_words_inside_longer_words() -> None:
+    assert snippet_of(["a b c"], query_terms(["b"]), 0) == ("… b …", ((2, 3),))
+    # the first "cat" is inside a longer word; the search for a whole one goes on
+    text = "concatenation " * 1000 + "cat"
+    assert highlighted(snippet_of([text], query_terms(["cat", "dog"]), 3)) == ["cat"]

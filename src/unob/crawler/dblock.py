@@ -45,8 +45,9 @@ __all__ = ["crawl_lock", "lock_path"]
 
 
 def lock_path(db_path: Path) -> Path:
-    """The lock file of a crawl database: ``crawl.db`` -> ``crawl.db.lock``."""
-    return Path(f"{db_path}.lock")
+    """The lock file of a crawl database: ``crawl.db`` -> ``crawl.db.lock``, beside the
+    real file (a symbolic link to the database must not get a lock of its own)."""
+    return Path(f"{os.path.realpath(db_path)}.lock")
 
 
 def _acquire(db_path: Path) -> int | None:

@@ -93,7 +93,8 @@ class _Finder:
                 # only runs when the first find is inside a longer word
                 at = lowered.find(term, 0, best)
                 if at >= 0 and not _token_at_edges(lowered, at, at + len(term)):
-                    found = pattern.search(lowered, at + 1)
+                    # (a match must start before the best so far: stop looking there)
+                    found = pattern.search(lowered, at + 1, min(len(text), best + len(term) + 1))
                     at = -1 if found is None else found.start()
                 if 0 <= at < best:
                     best = at
@@ -129,7 +130,8 @@ def _passage(text: str, start: int, tokens: int, terms: frozenset[str]) -> Snipp
 
 def snippet_of(columns: Iterable[str | None], terms: tuple[str, ...], tokens: int) -> Snippet:
     """The passage of the first of ``columns`` that matches ``terms``, else the start of
-    the first non-empty one (FTS5 ``snippet()`` did the same)."""
+    the first non-empty one (FTS5 ``snippet()`` did the same); ``tokens`` >= 1."""
+    tokens = max(1, tokens)
     finder = _Finder(terms)
     first_text: str | None = None
     for text in columns:
