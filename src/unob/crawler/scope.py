@@ -34,7 +34,7 @@ from unob.codes import CrawlType
 from unob.settings import CrawlSettings
 from unob.urls import canonicalize, origin_of, origin_of_canonical, strip_query_params
 
-__all__ = ["MAX_SITEMAP_DEPTH", "Scope", "keep_query_params"]
+__all__ = ["MAX_SITEMAP_DEPTH", "Scope", "keep_query_params", "site_origins"]
 
 #: Sitemaps are followed at most this many hops from a robots.txt: robots.txt ->
 #: sitemap index (0) -> sitemap (1) is what sites publish; sitemaps.org has no
@@ -68,6 +68,15 @@ def _split_origin(origin: str) -> tuple[str, str, int | None]:
     return scheme, host, port
 
 
+def site_origins(origin: str) -> tuple[str, ...]:
+    """A canonical origin and, on a default port, its twin of the other scheme:
+    ``http://h`` and ``https://h`` are one site."""
+    scheme, host, port = _split_origin(origin)
+    if port is None and scheme in ("http", "https"):
+        return (origin, f"{'https' if scheme == 'http' else 'http'}://{host}")
+    return (origin,)
+
+
 class Scope:
     """The crawl's scope; see the module docstring for the rules."""
 
@@ -84,12 +93,8 @@ class Scope:
         self._origins: set[str] = set()
         self._hosts: set[str] = set()
         for origin in origins:
-            scheme, host, port = _split_origin(origin)
-            self._origins.add(origin)
-            self._hosts.add(host)
-            if port is None:  # default port: the other scheme's default port is the same site
-                other = "https" if scheme == "http" else "http"
-                self._origins.add(f"{other}://{host}")
+            self._origins.update(site_origins(origin))
+            self._hosts.add(_split_origin(origin)[1])
         self._domain_suffixes = tuple("." + h for h in self._hosts)
         self._include = [re.compile(p) for p in settings.include]
         self._exclude = [re.compile(p) for p in settings.exclude]

@@ -63,7 +63,7 @@ from lxml import etree
 from unob.codes import CrawlType
 from unob.crawler import body as bodylib
 from unob.crawler.records import NewCandidate
-from unob.crawler.scope import Scope
+from unob.crawler.scope import Scope, site_origins
 from unob.urls import Resolver, origin_of_canonical
 
 __all__ = [
@@ -355,16 +355,6 @@ class SitemapAnalysis:
         return "; ".join(parts)
 
 
-def _same_site(origin: str, other: str) -> bool:
-    """Same host and port, ``http``/``https`` on their default ports being one site."""
-    if origin == other:
-        return True
-    scheme, _, rest = origin.partition("://")
-    other_scheme, _, other_rest = other.partition("://")
-    default_ports = ":" not in rest.rsplit("]", 1)[-1] and ":" not in other_rest.rsplit("]", 1)[-1]
-    return rest == other_rest and default_ports and {scheme, other_scheme} == {"http", "https"}
-
-
 def analyse_sitemap(
     body: bytes, url: str, depth: int, scope: Scope, *, now: int, max_urls: int = MAX_URLS
 ) -> SitemapAnalysis:
@@ -381,7 +371,7 @@ def analyse_sitemap(
     if _stamped(document.lastmods):
         document.lastmods.clear()
     result = SitemapAnalysis(document)
-    home = origin_of_canonical(url)
+    home = site_origins(origin_of_canonical(url))
     crawl_type = (
         CrawlType.SITEMAP_CRAWL if document.kind == "sitemapindex" else CrawlType.FILE_CRAWL
     )
@@ -398,7 +388,7 @@ def analyse_sitemap(
             continue
         seen.add(normalized)
         origin = origin_of_canonical(normalized)
-        if _same_site(home, origin) and scope.accepts_type(normalized, next_depth, crawl_type):
+        if origin in home and scope.accepts_type(normalized, next_depth, crawl_type):
             lastmod = believable_lastmod(document.lastmods.get(index), now)
             result.candidates.append(
                 NewCandidate(normalized, origin, next_depth, crawl_type, lastmod_unix_utc=lastmod)
